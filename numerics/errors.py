@@ -1,0 +1,78 @@
+"""One error type for bad input, and the validators that raise it.
+
+Every public entry point of the suite validates its parameters here, so a NaN, a negative sigma or a
+q outside (0, 1] gives one clear line naming the parameter and its allowed range (the CLI turns it into
+exit status 2), never a silent wrong number.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+
+class InvalidParameter(ValueError):
+    """A parameter outside its allowed range; the message is one line naming both."""
+
+
+def _real(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidParameter(f"{name} must be a real number, got {value!r}")
+    x = float(value)
+    if math.isnan(x):
+        raise InvalidParameter(f"{name} must be a real number, got NaN")
+    return x
+
+
+def check_q(q, name: str = "q") -> float:
+    """Sampling rate: q in (0, 1]."""
+    x = _real(name, q)
+    if not 0.0 < x <= 1.0:
+        raise InvalidParameter(f"{name} must lie in (0, 1], got {q!r}")
+    return x
+
+
+def check_sigma(sigma, name: str = "sigma") -> float:
+    """Noise multiplier: sigma in (0, inf)."""
+    x = _real(name, sigma)
+    if not 0.0 < x < math.inf:
+        raise InvalidParameter(f"{name} must be a finite number > 0, got {sigma!r}")
+    return x
+
+
+def check_delta(delta, name: str = "delta") -> float:
+    """Target delta: delta in (0, 1)."""
+    x = _real(name, delta)
+    if not 0.0 < x < 1.0:
+        raise InvalidParameter(f"{name} must lie in (0, 1), got {delta!r}")
+    return x
+
+
+def check_epsilon(epsilon, name: str = "epsilon") -> float:
+    """Target epsilon: epsilon in [0, inf)."""
+    x = _real(name, epsilon)
+    if not 0.0 <= x < math.inf:
+        raise InvalidParameter(f"{name} must be a finite number >= 0, got {epsilon!r}")
+    return x
+
+
+def check_steps(steps, name: str = "steps") -> int:
+    """Number of compositions: a positive integer (an integral float such as 1e3 is accepted)."""
+    if isinstance(steps, bool):
+        raise InvalidParameter(f"{name} must be a positive integer, got {steps!r}")
+    if isinstance(steps, numbers.Integral):
+        n = int(steps)
+    elif isinstance(steps, numbers.Real) and math.isfinite(float(steps)) and float(steps).is_integer():
+        n = int(steps)
+    else:
+        raise InvalidParameter(f"{name} must be a positive integer, got {steps!r}")
+    if n < 1:
+        raise InvalidParameter(f"{name} must be a positive integer, got {steps!r}")
+    return n
+
+
+def check_order(order, name: str = "order") -> float:
+    """Renyi order lambda: a real number > 1."""
+    x = _real(name, order)
+    if not 1.0 < x < math.inf:
+        raise InvalidParameter(f"{name} must be a finite number > 1, got {order!r}")
+    return x

@@ -1,0 +1,1 @@
+"""Small, seeded, plain-numpy simulators of the seed papers' training algorithms."""

@@ -1,0 +1,1 @@
+"""Replays of the seed papers' derivations and the claims ledger (see theory.ledger)."""
