@@ -20,17 +20,37 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # CI test set: everything but @pytest.mark.slow; exit 5 (no tests collected) is not a failure.
+# Notebooks under theory/notebooks execute in CI through nbmake.
+NOTEBOOKS := $(wildcard theory/notebooks/*.ipynb)
 test: $(STAMP)
-	$(BIN)/pytest -m "not slow" -n 2 -q; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
+	$(BIN)/pytest -m "not slow" -n 2 -q tests $(if $(NOTEBOOKS),--nbmake $(NOTEBOOKS),); rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
 
 test-all: $(STAMP)
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 -q tests $(if $(NOTEBOOKS),--nbmake $(NOTEBOOKS),)
 
 report: $(STAMP)
 	$(PYTHON) -m theory.report $(if $(FRESH),--fresh,) $(if $(SCHEDULER),--scheduler $(SCHEDULER),)
 
 bench: $(STAMP)
 	$(PYTHON) -m bench
+
+# One target per paper figure or table: `make fig-000-1a`, `make table-002-9`, ...; QUICK=1 for the
+# smoke-test setting. Target fig-000-1a runs figures/fig_000_1a.py (see figures/run.py).
+figures: $(STAMP)
+	$(PYTHON) -m figures.run all $(if $(QUICK),--quick,)
+
+fig-%: $(STAMP)
+	$(PYTHON) -m figures.run $@ $(if $(QUICK),--quick,)
+
+table-%: $(STAMP)
+	$(PYTHON) -m figures.run $@ $(if $(QUICK),--quick,)
+
+# Notebooks: paired with jupytext .py files; execute in place, or strip outputs before committing.
+notebooks: $(STAMP)
+	for nb in $(NOTEBOOKS); do $(BIN)/jupytext --sync $${nb%.ipynb}.py && $(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb; done
+
+clean-notebooks: $(STAMP)
+	for nb in $(NOTEBOOKS); do $(BIN)/jupyter nbconvert --clear-output --inplace $$nb; done
 
 clean:
 	rm -rf $(VENV) .cache report/verdicts.json report/VERDICTS.md report/run.json

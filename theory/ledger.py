@@ -113,8 +113,25 @@ def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, vers
 #: modules whose import registers claims; a seed's module is added here when it lands.
 CLAIM_MODULES = (
     "theory.numerics_claims",
-    "theory.proactive_dp",
-    "theory.async_fl",
+    # seed 002 (Proactive DP)
+    "theory.proactive_dp.moments",
+    "theory.proactive_dp.lemma_b3",
+    "theory.proactive_dp.cx",
+    "theory.proactive_dp.theorems",
+    "theory.proactive_dp.gamma",
+    "theory.proactive_dp.gdp_appendix",
+    "theory.proactive_dp.calculators",
+    "theory.proactive_dp.experiments",
+    # seed 000 (asynchronous FL)
+    "theory.async_fl.algorithm",
+    "theory.async_fl.sequences",
+    "theory.async_fl.step_sizes",
+    "theory.async_fl.coverage",
+    "theory.async_fl.privacy",
+    "theory.async_fl.r0",
+    "theory.async_fl.examples",
+    "theory.async_fl.aggregated_noise",
+    # figure claims (runs of repro/)
     "theory.figure_claims",
 )
 
