@@ -128,7 +128,7 @@ CLAIM_MODULES = (
     "theory.async_fl.step_sizes",
     "theory.async_fl.coverage",
     "theory.async_fl.privacy",
-    "theory.async_fl.r0",
+    "theory.async_fl.r0_sigma",
     "theory.async_fl.examples",
     "theory.async_fl.aggregated_noise",
     # figure claims (runs of repro/)
