@@ -9,3 +9,10 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Tests compute fresh, in-process, unless a test asks for a backend: a fresh cache directory per session
+# (a stale cache can never make a test pass) and the serial backend by default.
+import tempfile  # noqa: E402
+
+os.environ.setdefault("DPV_BACKEND", "serial")
+os.environ.setdefault("DPV_CACHE_DIR", tempfile.mkdtemp(prefix="dpv-test-cache-"))

@@ -1,0 +1,145 @@
+"""The sweep runner: equal results on every backend, cache behaviour, faults, bad input (issue 11)."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from numerics import sweep as sw
+from tests import sweep_fns as f
+
+POINTS = [{"x": float(i), "y": 0.5 * i} for i in range(24)]
+EXPECTED = [f.square_plus(**p) for p in POINTS]
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("DPV_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture(scope="module")
+def local_two():
+    """A 2-worker local cluster started by the test (the runner's own local cluster is reused)."""
+    os.environ["DPV_WORKERS"] = "2"
+    yield
+    sw.close_local_cluster()
+    os.environ.pop("DPV_WORKERS", None)
+
+
+def test_serial_matches_direct_calls(cache_dir):
+    stats = {}
+    assert sw.sweep(f.square_plus, POINTS, backend="serial", stats=stats) == EXPECTED
+    assert stats["backend"] == "serial" and stats["cache_misses"] == len(POINTS)
+
+
+def test_local_cluster_matches_serial_bit_for_bit(cache_dir, local_two):
+    stats = {}
+    assert sw.sweep(f.square_plus, POINTS, backend="local", use_cache=False, stats=stats) == EXPECTED
+    assert stats["backend"] == "local" and stats["workers"] == 2
+
+
+def test_existing_scheduler_by_address_matches_serial(cache_dir):
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                      silence_logs=40) as cluster:
+        stats = {}
+        got = sw.sweep(f.square_plus, POINTS, scheduler=cluster.scheduler_address, use_cache=False,
+                       stats=stats)
+    assert got == EXPECTED and stats["backend"] == "cluster"
+
+
+def test_env_address_selects_cluster(monkeypatch):
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:1")
+    monkeypatch.delenv("DPV_BACKEND", raising=False)
+    import dask
+
+    dask.config.refresh()
+    try:
+        assert sw.resolve_backend(None, None, 1) == ("cluster", "tcp://127.0.0.1:1")
+    finally:
+        monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+        dask.config.refresh()
+
+
+def test_unreachable_scheduler_is_one_line_error(monkeypatch):
+    monkeypatch.setenv("DPV_CONNECT_TIMEOUT", "1")
+    t0 = time.perf_counter()
+    with pytest.raises(sw.SweepError) as e:
+        sw.sweep(f.square_plus, POINTS[:2], scheduler="tcp://127.0.0.1:9", use_cache=False)
+    assert "\n" not in str(e.value) and "127.0.0.1:9" in str(e.value)
+    assert time.perf_counter() - t0 < 30
+
+
+def test_failure_names_the_point(cache_dir):
+    pts = [{"x": i} for i in range(5)]
+    with pytest.raises(sw.SweepError, match=r"\{'x': 3\}.*three is not allowed"):
+        sw.sweep(f.fails_at_three, pts, backend="serial")
+
+
+def test_failure_recorded_and_others_cached(cache_dir):
+    pts = [{"x": i} for i in range(5)]
+    out = sw.sweep(f.fails_at_three, pts, backend="serial", on_error="record")
+    assert isinstance(out[3], sw.SweepFailure) and out[3].point == {"x": 3}
+    assert [o for i, o in enumerate(out) if i != 3] == [0, 1, 2, 4]
+    stats = {}
+    sw.sweep(f.fails_at_three, pts, backend="serial", on_error="record", stats=stats)
+    assert stats["cache_hits"] == 4 and stats["cache_misses"] == 1  # finished points resume
+
+
+def test_failure_on_local_cluster_names_the_point(cache_dir, local_two):
+    pts = [{"x": i} for i in range(5)]
+    with pytest.raises(sw.SweepError, match=r"\{'x': 3\}"):
+        sw.sweep(f.fails_at_three, pts, backend="local", use_cache=False)
+
+
+def test_cache_hits_fresh_and_version(cache_dir, monkeypatch):
+    stats = {}
+    first = sw.sweep(f.square_plus, POINTS, backend="serial", stats=stats)
+    assert stats["cache_misses"] == len(POINTS)
+    second = sw.sweep(f.square_plus, POINTS, backend="serial", stats=stats)
+    assert stats["cache_hits"] == len(POINTS) and stats["cache_misses"] == 0
+    assert first == second == EXPECTED  # a cache can never change a result
+    sw.sweep(f.square_plus, POINTS, backend="serial", cache=False, stats=stats)  # FRESH=1
+    assert stats["cache_hits"] == 0 and stats["cache_misses"] == len(POINTS)
+    monkeypatch.setattr(f.square_plus, "version", "2")
+    sw.sweep(f.square_plus, POINTS, backend="serial", stats=stats)
+    assert stats["cache_hits"] == 0  # a new version invalidates the old entries
+
+
+def test_source_digest_follows_imports():
+    d = sw.source_digest("tests.sweep_fns") if False else sw.source_digest("numerics.sweep")
+    assert len(d) == 64
+    assert "numerics.errors" in sw._imported_own_modules("numerics.schedule")
+
+
+def test_worker_killed_mid_sweep_costs_no_result(cache_dir, local_two):
+    """Kill one worker of the 2-worker local cluster while tasks run; every result still arrives."""
+    client = sw._local_client()
+    pts = [{"x": float(i), "delay": 0.2} for i in range(20)]
+
+    pids = client.run(os.getpid)  # {worker address: pid}
+    assert len(pids) == 2
+
+    def kill_one():
+        time.sleep(0.8)
+        os.kill(next(iter(pids.values())), signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    try:
+        got = sw.sweep(f.slow_square, pts, backend="local", use_cache=False)
+    finally:
+        killer.join()
+    assert got == [p["x"] ** 2 for p in pts]
+
+
+def test_bad_backend_and_on_error():
+    with pytest.raises(sw.SweepError):
+        sw.sweep(f.square_plus, POINTS, backend="threads")
+    with pytest.raises(sw.SweepError):
+        sw.sweep(f.square_plus, POINTS, on_error="ignore")
+    with pytest.raises(sw.SweepError):
+        sw.resolve_backend("cluster", None, 1)
