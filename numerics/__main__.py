@@ -1,0 +1,4 @@
+"""``python -m numerics``: the accountants' command line (see numerics.cli)."""
+from .cli import main
+
+raise SystemExit(main())

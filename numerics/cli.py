@@ -1,0 +1,315 @@
+"""Command line of the accountants: ``python -m numerics <command> ...``.
+
+Commands (``--json`` prints one JSON object instead of text)::
+
+    epsilon         --q Q --sigma S --steps T --delta D     epsilon bounds at delta
+                    [--phase q,sigma,steps]...              (a heterogeneous schedule instead of Q, S, T)
+                    [--adjacency add-remove|replace-one] [--method pld|rdp|gdp-clt|all] [--rel-width W]
+    delta           --q Q --sigma S --steps T --epsilon E   delta bounds at epsilon (PLD)
+    calibrate-sigma --q Q --steps T --delta D --epsilon E   smallest sigma with certified eps_upper <= E
+    critical-steps  --q Q --sigma S --delta D --epsilon E   largest T with certified eps_upper <= E
+
+``--scheduler ADDRESS`` (global) names a Dask scheduler; none of these commands sweeps today, so the
+address is only recorded in the output.
+
+Every number printed says which side of the truth it is on (STYLE 1): a certified lower or upper
+bound, or an uncertified estimate (the GDP central limit theorem).
+
+Bad input (NaN, sigma <= 0, q outside (0, 1], delta outside (0, 1), non-integer or non-positive steps,
+a malformed --phase, an unknown method, a missing option) exits with status 2 and one line on stderr
+naming the parameter and its allowed range: the parameters are validated (numerics.errors) before any
+accountant runs, and the accountants are imported only inside the command that needs them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import List, Optional
+
+from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
+from .precision import PLD_RELATIVE_WIDTH
+from .schedule import ADJACENCIES, Phase, Schedule
+
+PROG = "python -m numerics"
+METHODS = ("pld", "rdp", "gdp-clt")
+EXIT_BAD_INPUT = 2
+EXIT_FAILURE = 1
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse whose own errors are one line on stderr and exit status 2 (no usage block)."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        raise InvalidParameter(message.replace("\n", " "))
+
+
+# --- parsing of option strings into validated values ------------------------------------------------
+
+def _number(name: str, text: Optional[str], allowed: str) -> float:
+    if text is None:
+        raise InvalidParameter(f"--{name} is required: {allowed}")
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value):
+        raise InvalidParameter(f"{name} must be a real number ({allowed}), got {text!r}")
+    return value
+
+
+def _steps(text: Optional[str], name: str = "steps") -> int:
+    allowed = "a positive integer"
+    if text is None:
+        raise InvalidParameter(f"--{name} is required: {allowed}")
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidParameter(f"{name} must be {allowed}, got {text!r}") from None
+    return check_steps(value, name)
+
+
+def _q(text):
+    return check_q(_number("q", text, "a sampling rate in (0, 1]"))
+
+
+def _sigma(text):
+    return check_sigma(_number("sigma", text, "a noise multiplier > 0"))
+
+
+def _delta(text):
+    return check_delta(_number("delta", text, "a number in (0, 1)"))
+
+
+def _epsilon(text):
+    return check_epsilon(_number("epsilon", text, "a number >= 0"))
+
+
+def _phase(text: str) -> Phase:
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise InvalidParameter(f"--phase must be q,sigma,steps with q in (0, 1], sigma > 0 and steps a "
+                               f"positive integer, got {text!r}")
+    q, sigma, steps = (p.strip() for p in parts)
+    return Phase(_q(q), _sigma(sigma), _steps(steps))
+
+
+def _adjacency(text: str) -> str:
+    if text not in ADJACENCIES:
+        raise InvalidParameter(f"adjacency must be one of {', '.join(ADJACENCIES)}, got {text!r}")
+    return text
+
+
+def _schedule(args) -> Schedule:
+    """The schedule of --phase options, or the single phase --q/--sigma/--steps (never both)."""
+    adjacency = _adjacency(args.adjacency)
+    if args.phase:
+        given = [f"--{n}" for n in ("q", "sigma", "steps") if getattr(args, n) is not None]
+        if given:
+            raise InvalidParameter(f"--phase replaces --q/--sigma/--steps; got both --phase and {given[0]}")
+        return Schedule(tuple(_phase(p) for p in args.phase), adjacency)
+    return Schedule.constant(q=_q(args.q), sigma=_sigma(args.sigma), steps=_steps(args.steps),
+                             adjacency=adjacency)
+
+
+def _methods(text: str) -> tuple:
+    if text == "all":
+        return METHODS
+    if text not in METHODS:
+        raise InvalidParameter(f"method must be one of {', '.join(METHODS + ('all',))}, got {text!r}")
+    return (text,)
+
+
+def _rel_width(text: str) -> float:
+    width = _number("rel-width", text, "a relative width in (0, 1)")
+    if not 0.0 < width < 1.0:
+        raise InvalidParameter(f"rel-width must lie in (0, 1), got {text!r}")
+    return width
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+def _jsonable(value):
+    """Accountant details may hold numpy or mpmath numbers; make them plain JSON values."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if hasattr(value, "tolist"):  # numpy scalar or array
+        return _jsonable(value.tolist())
+    try:
+        return _jsonable(float(value))  # mpmath.mpf and friends
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: float):
+    if method == "pld":
+        from .pld import epsilon_pld
+        return epsilon_pld(schedule, delta, rel_width=rel_width)
+    if method == "rdp":
+        from .conversions import epsilon_rdp
+        return epsilon_rdp(schedule, delta)
+    from .gdp import epsilon_gdp_clt
+    return epsilon_gdp_clt(schedule, delta)
+
+
+def _describe(b) -> str:
+    """Say which side of the truth each printed number is on."""
+    if not b.certified:
+        kind = "estimate, not a certified bound"
+    elif b.epsilon_lower > 0:
+        kind = "certified lower and upper bounds"
+    else:
+        kind = "certified upper bound; the lower bound is the trivial 0"
+    return (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
+            f"({kind}; adjacency {b.adjacency}, delta={b.delta:g})")
+
+
+def cmd_epsilon(args) -> dict:
+    schedule = _schedule(args)
+    delta = _delta(args.delta)
+    methods = _methods(args.method)
+    rel_width = _rel_width(args.rel_width)
+    results = {m: _epsilon_bounds(m, schedule, delta, rel_width) for m in methods}
+    objs = {m: dict(_jsonable(b.to_dict())) for m, b in results.items()}
+    text = "\n".join(_describe(b) for b in results.values())
+    if len(methods) == 1:
+        out = objs[methods[0]]
+    else:
+        out = {"delta": delta, "adjacency": schedule.adjacency, "methods": objs}
+    out["schedule"] = schedule.to_dict()
+    return {"json": out, "text": text}
+
+
+def cmd_delta(args) -> dict:
+    schedule = _schedule(args)
+    epsilon = _epsilon(args.epsilon)
+    from .pld import delta_pld
+    b = delta_pld(schedule, epsilon)
+    out = dict(_jsonable(b.to_dict()), schedule=schedule.to_dict())
+    kind = "certified lower and upper bounds" if b.certified else "estimate, not a certified bound"
+    text = (f"{b.method:8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
+            f"({kind}; adjacency {b.adjacency}, epsilon={b.epsilon:g})")
+    return {"json": out, "text": text}
+
+
+def cmd_calibrate_sigma(args) -> dict:
+    q, steps = _q(args.q), _steps(args.steps)
+    delta, epsilon = _delta(args.delta), _epsilon(args.epsilon)
+    adjacency = _adjacency(args.adjacency)
+    from .calibrate import calibrate_sigma
+    sigma = calibrate_sigma(q=q, steps=steps, delta=delta, epsilon=epsilon, adjacency=adjacency)
+    out = {"sigma": float(sigma), "q": q, "steps": steps, "delta": delta, "epsilon": epsilon,
+           "adjacency": adjacency}
+    text = (f"sigma={float(sigma):.6g}  (smallest noise multiplier whose certified epsilon_upper <= "
+            f"{epsilon:g} at delta={delta:g}; q={q:g}, steps={steps}, adjacency {adjacency})")
+    return {"json": out, "text": text}
+
+
+def cmd_critical_steps(args) -> dict:
+    q, sigma = _q(args.q), _sigma(args.sigma)
+    delta, epsilon = _delta(args.delta), _epsilon(args.epsilon)
+    from .calibrate import critical_steps
+    steps = int(critical_steps(q=q, sigma=sigma, delta=delta, epsilon=epsilon))
+    out = {"steps": steps, "q": q, "sigma": sigma, "delta": delta, "epsilon": epsilon,
+           "adjacency": "add-remove"}
+    text = (f"steps={steps}  (largest number of steps whose certified epsilon_upper <= {epsilon:g} at "
+            f"delta={delta:g}; q={q:g}, sigma={sigma:g}, adjacency add-remove)")
+    return {"json": out, "text": text}
+
+
+# --- parser ----------------------------------------------------------------------------------------
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--scheduler", default=argparse.SUPPRESS, metavar="ADDRESS",
+                   help="Dask scheduler address (recorded; these commands do not sweep)")
+
+
+def _schedule_options(p: argparse.ArgumentParser, *, steps: bool = True, sigma: bool = True) -> None:
+    p.add_argument("--q", help="Poisson sampling rate, in (0, 1]")
+    if sigma:
+        p.add_argument("--sigma", help="noise multiplier (> 0)")
+    if steps:
+        p.add_argument("--steps", help="number of steps (positive integer)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _OneLineParser(prog=PROG, description="Privacy accountants for the Poisson-subsampled "
+                            "Gaussian mechanism (certified bounds).")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="Dask scheduler address (recorded; these commands do not sweep)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("epsilon", help="epsilon bounds at a given delta")
+    _schedule_options(p)
+    p.add_argument("--phase", action="append", metavar="q,sigma,steps",
+                   help="one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)")
+    p.add_argument("--delta", help="target delta, in (0, 1)")
+    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
+    p.add_argument("--method", default="pld", help="pld (default), rdp, gdp-clt or all")
+    p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH),
+                   help=f"PLD target relative width (upper-lower)/upper (default {PLD_RELATIVE_WIDTH:g})")
+    _common(p)
+    p.set_defaults(run=cmd_epsilon)
+
+    p = sub.add_parser("delta", help="delta bounds at a given epsilon (PLD)")
+    _schedule_options(p)
+    p.add_argument("--phase", action="append", metavar="q,sigma,steps",
+                   help="one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)")
+    p.add_argument("--epsilon", help="epsilon (>= 0)")
+    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
+    _common(p)
+    p.set_defaults(run=cmd_delta)
+
+    p = sub.add_parser("calibrate-sigma", help="smallest sigma with certified epsilon_upper <= target")
+    _schedule_options(p, sigma=False)
+    p.add_argument("--delta", help="target delta, in (0, 1)")
+    p.add_argument("--epsilon", help="target epsilon (>= 0)")
+    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
+    _common(p)
+    p.set_defaults(run=cmd_calibrate_sigma)
+
+    p = sub.add_parser("critical-steps", help="largest steps with certified epsilon_upper <= target")
+    _schedule_options(p, steps=False)
+    p.add_argument("--delta", help="target delta, in (0, 1)")
+    p.add_argument("--epsilon", help="target epsilon (>= 0)")
+    _common(p)
+    p.set_defaults(run=cmd_critical_steps)
+    return parser
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return status
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run one command; return the exit status (0 ok, 2 bad input, 1 the accountant failed)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise InvalidParameter("a command is required: epsilon, delta, calibrate-sigma or critical-steps")
+        result = args.run(args)
+    except InvalidParameter as exc:
+        return _fail(str(exc), EXIT_BAD_INPUT)
+    except ImportError as exc:
+        return _fail(f"accountant not available: {exc}", EXIT_FAILURE)
+    except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
+        return _fail(f"{type(exc).__name__}: {exc}", EXIT_FAILURE)
+    if args.json:
+        payload = dict(result["json"], scheduler=args.scheduler)
+        print(json.dumps(payload, sort_keys=True))
+    else:
+        print(result["text"])
+    return 0

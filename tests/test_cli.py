@@ -1,0 +1,165 @@
+"""The CLI contract (issue 3, section 3): JSON keys, bounds with their direction, and bad input that
+exits with status 2 and one line naming the parameter, never a traceback and never a number."""
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from numerics import cli
+
+BASE = ["--q", "0.01", "--sigma", "1", "--steps", "100"]
+
+
+def run(capsys, *argv):
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- bad input: validated before any accountant is imported, so these run without the accountants ---
+
+BAD = [
+    (["epsilon", "--q", "0.01", "--sigma", "nan", "--steps", "10", "--delta", "1e-5"], "sigma"),
+    (["epsilon", "--q", "0.01", "--sigma", "0", "--steps", "10", "--delta", "1e-5"], "sigma"),
+    (["epsilon", "--q", "0.01", "--sigma", "-1", "--steps", "10", "--delta", "1e-5"], "sigma"),
+    (["epsilon", "--q", "0", "--sigma", "1", "--steps", "10", "--delta", "1e-5"], "q"),
+    (["epsilon", "--q", "1.5", "--sigma", "1", "--steps", "10", "--delta", "1e-5"], "q"),
+    (["epsilon", "--q", "nan", "--sigma", "1", "--steps", "10", "--delta", "1e-5"], "q"),
+    (["epsilon", *BASE[:4], "--steps", "10.5", "--delta", "1e-5"], "steps"),
+    (["epsilon", *BASE[:4], "--steps", "0", "--delta", "1e-5"], "steps"),
+    (["epsilon", *BASE[:4], "--steps", "-3", "--delta", "1e-5"], "steps"),
+    (["epsilon", *BASE[:4], "--steps", "ten", "--delta", "1e-5"], "steps"),
+    (["epsilon", *BASE, "--delta", "0"], "delta"),
+    (["epsilon", *BASE, "--delta", "1"], "delta"),
+    (["epsilon", *BASE, "--delta", "nan"], "delta"),
+    (["epsilon", *BASE], "delta"),                                   # missing required option
+    (["epsilon", "--sigma", "1", "--steps", "10", "--delta", "1e-5"], "q"),
+    (["epsilon", *BASE, "--delta", "1e-5", "--method", "moments"], "method"),
+    (["epsilon", *BASE, "--delta", "1e-5", "--adjacency", "swap"], "adjacency"),
+    (["epsilon", *BASE, "--delta", "1e-5", "--rel-width", "0"], "rel-width"),
+    (["epsilon", "--phase", "0.1,1", "--delta", "1e-5"], "phase"),
+    (["epsilon", "--phase", "0.1,1,5,7", "--delta", "1e-5"], "phase"),
+    (["epsilon", "--phase", "0.1,x,5", "--delta", "1e-5"], "sigma"),
+    (["epsilon", "--phase", "0.1,1,5", *BASE, "--delta", "1e-5"], "phase"),
+    (["delta", *BASE, "--epsilon", "-1"], "epsilon"),
+    (["delta", *BASE], "epsilon"),
+    (["calibrate-sigma", "--q", "0.01", "--steps", "100", "--delta", "2", "--epsilon", "1"], "delta"),
+    (["calibrate-sigma", "--q", "0.01", "--steps", "1.5", "--delta", "1e-5", "--epsilon", "1"], "steps"),
+    (["critical-steps", "--q", "0.01", "--sigma", "inf", "--delta", "1e-5", "--epsilon", "1"], "sigma"),
+    (["critical-steps", "--q", "0.01", "--sigma", "1", "--delta", "1e-5"], "epsilon"),
+    (["epsilon", *BASE, "--delta", "1e-5", "--unknown-flag"], "unknown-flag"),
+    (["frobnicate"], "frobnicate"),
+    ([], "command"),
+]
+
+
+@pytest.mark.parametrize("argv,name", BAD, ids=[" ".join(a) or "no-command" for a, _ in BAD])
+def test_bad_input_exits_2_with_one_line(capsys, argv, name):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""                                    # never a number
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert name in lines[0]
+    assert "Traceback" not in err
+
+
+def test_bad_input_messages_state_the_allowed_range(capsys):
+    _, _, err = run(capsys, "epsilon", "--q", "2", "--sigma", "1", "--steps", "1", "--delta", "0.1")
+    assert "(0, 1]" in err
+    _, _, err = run(capsys, "epsilon", *BASE, "--delta", "1.5")
+    assert "(0, 1)" in err
+    _, _, err = run(capsys, "epsilon", *BASE[:2], "--sigma", "-2", "--steps", "1", "--delta", "0.1")
+    assert "> 0" in err
+    _, _, err = run(capsys, "epsilon", *BASE[:4], "--steps", "2.5", "--delta", "0.1")
+    assert "positive integer" in err
+
+
+def test_module_entry_point_bad_input_is_one_line_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "numerics", "epsilon", "--q", "0.5", "--sigma", "nan",
+                           "--steps", "10", "--delta", "1e-5", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "sigma" in proc.stderr
+
+
+# --- happy path: needs the accountants (skipped until they land) -----------------------------------
+
+def _json(capsys, *argv):
+    status, out, err = run(capsys, *argv, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_epsilon_pld_json_matches_the_accountant(capsys):
+    pld = pytest.importorskip("numerics.pld")
+    from numerics.schedule import Schedule
+
+    got = _json(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "pld")
+    for key in ("epsilon_lower", "epsilon_upper", "delta", "method", "adjacency", "certified"):
+        assert key in got
+    direct = pld.epsilon_pld(Schedule.constant(q=0.01, sigma=1.0, steps=100), 1e-5, rel_width=1e-3)
+    assert got["epsilon_upper"] == direct.epsilon_upper
+    assert got["epsilon_lower"] == direct.epsilon_lower
+    assert got["certified"] is True and got["adjacency"] == "add-remove"
+    assert 0 < got["epsilon_lower"] <= got["epsilon_upper"]
+
+
+def test_epsilon_method_all_gives_one_object_per_method(capsys):
+    for mod in ("numerics.pld", "numerics.conversions", "numerics.gdp"):
+        pytest.importorskip(mod)
+    got = _json(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "all")
+    assert set(got["methods"]) == {"pld", "rdp", "gdp-clt"}
+    for name, obj in got["methods"].items():
+        assert obj["method"]
+        assert obj["epsilon_lower"] <= obj["epsilon_upper"]
+    assert got["methods"]["gdp-clt"]["certified"] is False
+    # an upper bound (RDP) never lies below a certified lower bound (PLD)
+    assert got["methods"]["rdp"]["epsilon_upper"] >= got["methods"]["pld"]["epsilon_lower"]
+
+
+def test_epsilon_heterogeneous_phases_and_adjacency(capsys):
+    pytest.importorskip("numerics.pld")
+    one = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--delta", "1e-5")
+    two = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--phase", "0.02,1,50", "--delta", "1e-5")
+    assert len(two["schedule"]["phases"]) == 2
+    assert two["epsilon_lower"] > one["epsilon_upper"]            # more steps, more privacy loss
+    ro = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--delta", "1e-5", "--adjacency", "replace-one")
+    assert ro["adjacency"] == "replace-one"
+    assert ro["epsilon_upper"] >= one["epsilon_lower"]
+
+
+def test_epsilon_human_output_says_which_side(capsys):
+    pytest.importorskip("numerics.pld")
+    status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5")
+    assert status == 0
+    assert "epsilon_lower=" in out and "epsilon_upper=" in out and "certified" in out
+    assert "add-remove" in out and "pld" in out
+
+
+def test_delta_json(capsys):
+    pytest.importorskip("numerics.pld")
+    got = _json(capsys, "delta", *BASE, "--epsilon", "1.0")
+    assert 0 <= got["delta_lower"] <= got["delta_upper"] < 1
+
+
+def test_calibrate_sigma_and_critical_steps_json(capsys):
+    pytest.importorskip("numerics.calibrate")
+    pytest.importorskip("numerics.pld")
+    got = _json(capsys, "calibrate-sigma", "--q", "0.01", "--steps", "100", "--delta", "1e-5",
+                "--epsilon", "1.0")
+    sigma = got["sigma"]
+    assert math.isfinite(sigma) and sigma > 0
+    check = _json(capsys, "epsilon", "--q", "0.01", "--sigma", repr(sigma), "--steps", "100",
+                  "--delta", "1e-5")
+    assert check["epsilon_upper"] <= 1.0                     # the calibrated sigma is private
+    got = _json(capsys, "critical-steps", "--q", "0.01", "--sigma", "1", "--delta", "1e-5",
+                "--epsilon", "1.0", "--scheduler", "tcp://127.0.0.1:1")
+    assert isinstance(got["steps"], int) and got["steps"] >= 1
+    assert got["scheduler"] == "tcp://127.0.0.1:1"
+    check = _json(capsys, "epsilon", "--q", "0.01", "--sigma", "1", "--steps", str(got["steps"]),
+                  "--delta", "1e-5")
+    assert check["epsilon_upper"] <= 1.0
