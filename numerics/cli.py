@@ -133,20 +133,20 @@ def _rel_width(text: str) -> float:
 
 # --- the commands ----------------------------------------------------------------------------------
 
-def _jsonable(value):
+def jsonable(value):
     """Accountant details may hold numpy or mpmath numbers; make them plain JSON values."""
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
     if hasattr(value, "tolist"):  # numpy scalar or array
-        return _jsonable(value.tolist())
+        return jsonable(value.tolist())
     try:
-        return _jsonable(float(value))  # mpmath.mpf and friends
+        return jsonable(float(value))  # mpmath.mpf and friends
     except (TypeError, ValueError):
         return str(value)
 
@@ -180,7 +180,7 @@ def cmd_epsilon(args) -> dict:
     methods = _methods(args.method)
     rel_width = _rel_width(args.rel_width)
     results = {m: _epsilon_bounds(m, schedule, delta, rel_width) for m in methods}
-    objs = {m: dict(_jsonable(b.to_dict())) for m, b in results.items()}
+    objs = {m: dict(jsonable(b.to_dict())) for m, b in results.items()}
     text = "\n".join(_describe(b) for b in results.values())
     if len(methods) == 1:
         out = objs[methods[0]]
@@ -195,7 +195,7 @@ def cmd_delta(args) -> dict:
     epsilon = _epsilon(args.epsilon)
     from .pld import delta_pld
     b = delta_pld(schedule, epsilon)
-    out = dict(_jsonable(b.to_dict()), schedule=schedule.to_dict())
+    out = dict(jsonable(b.to_dict()), schedule=schedule.to_dict())
     kind = "certified lower and upper bounds" if b.certified else "estimate, not a certified bound"
     text = (f"{b.method:8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
             f"({kind}; adjacency {b.adjacency}, epsilon={b.epsilon:g})")
