@@ -1,0 +1,73 @@
+"""The ledger contract: every claim's check computes the status the ledger records, with well-formed
+evidence, and every claim cites lines that exist in its seed paper.
+
+A changed verdict fails here loudly; fix the code or, after convincing yourself the new verdict is
+right, the claim's ``recorded`` status. Every check is fast by contract (< 5 s), so all run in CI.
+"""
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from theory import ledger
+
+CLAIMS = ledger.load_all()
+#: the seed papers: /work/shared/seeds beside the checkout, or $DPV_SEEDS_DIR
+SEEDS_DIR = Path(os.environ.get("DPV_SEEDS_DIR", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+LINES = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
+#: a generous wall-clock ceiling per check on a loaded CI machine (the contract is < 5 s)
+CHECK_SECONDS_CEILING = 30.0
+
+
+def _strict_json(value) -> str:
+    return json.dumps(value, allow_nan=False, sort_keys=True)
+
+
+def test_there_are_claims_and_ids_are_unique():
+    ids = [c.id for c in CLAIMS]
+    assert ids, "the ledger is empty"
+    assert len(ids) == len(set(ids))
+    assert ids == sorted(ids)
+
+
+@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_computes_its_recorded_status(c):
+    t0 = time.perf_counter()
+    v = c.evaluate()
+    seconds = time.perf_counter() - t0
+    assert v.status == c.recorded, f"{c.id}: computed {v.status}, ledger records {c.recorded}; {v.reason}"
+    assert v.evidence_kind in ledger.EVIDENCE_KINDS
+    _strict_json(v.evidence)
+    if v.status == "refuted":
+        assert v.counterexample, "a refuted claim needs a concrete counterexample"
+        _strict_json(v.counterexample)
+    if v.evidence_kind == "sampled":
+        assert "points" in v.evidence, "sampled evidence must state how many points"
+    if v.status in ("open", "holds-with-correction"):
+        assert v.reason or v.evidence, "say why it is open / what the correction is"
+    assert v.margin is None or isinstance(v.margin, (int, float))
+    assert seconds < CHECK_SECONDS_CEILING, f"{c.id} took {seconds:.1f} s; claims must be fast"
+
+
+@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_cites_seed_lines_that_exist(c):
+    assert c.id.startswith(c.seed + ".")
+    assert c.statement.strip() and "\n" not in c.statement
+    if c.seed == "numerics":
+        return  # the accountants' own checks cite no seed paper
+    ranges = [r.strip() for r in c.lines.split(",")]
+    spans = []
+    for r in ranges:
+        m = LINES.match(r)
+        assert m, f"{c.id}: lines {c.lines!r} must read 'L<n>' or 'L<n>-<m>' (comma-separated)"
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        assert 1 <= first <= last, f"{c.id}: empty line range {r!r}"
+        spans.append(last)
+    seed_file = SEEDS_DIR / c.seed_file
+    if not seed_file.exists():
+        pytest.skip(f"seed file {seed_file} not present (clean checkout without /work/shared)")
+    n_lines = len(seed_file.read_text(encoding="utf-8").splitlines())
+    assert max(spans) <= n_lines, f"{c.id}: lines {c.lines} beyond the {n_lines} lines of {c.seed_file}"
