@@ -1,0 +1,495 @@
+r"""Sample-size sequences of seed 000 and its Lemma B.3 (the sample-size lemma, not the privacy lemma).
+
+Seed ``000_d613b97385d90362.txt``. Notation (this paper reuses letters; see the glossary in
+``/work/shared/notes/seed-000-async-fl.md`` §0.3): :math:`s_i` is the number of gradient iterations in
+round :math:`i` (over all clients unless a client index is given), :math:`m` is the *offset* of a
+sequence (not the number of training samples), :math:`d` is the wait threshold of property (2), and
+:math:`\tau(t)` is the permissible delay function.
+
+Property (2)/(3) (L136-L138, L416-L418): there is a threshold :math:`d` such that for all
+:math:`i \ge d+1`, :math:`\tau(\sum_{j=0}^{i} s_j) \ge \sum_{j=i-d}^{i} s_j`.
+
+Lemma B.3 (L434-L444): for :math:`g > 1` and :math:`\gamma` increasing, :math:`\ge 1` and with
+:math:`\gamma(z) \ge z\gamma'(z)\,g/(g-1)` on :math:`z \ge 0`, the delay
+:math:`\tau(x) = M_1 + ((x+M_0)/\gamma(x+M_0))^{1/g}` with :math:`M_0 \ge ((m+1)(g-1)/g)^{g/(g-1)}`,
+:math:`M_1 \ge d+1` admits :math:`s_i = \lceil S((m+i+1)/(d+1))/(d+1) \rceil` where
+:math:`S(x) = ((x/\omega(x))(g-1)/g)^{1/(g-1)}` and :math:`\omega(x) = \gamma((x(g-1)/g)^{g/(g-1)})`.
+
+Round-count convention: :func:`rounds_for_budget` returns the *number of rounds* :math:`R` (the smallest
+with :math:`\sum_{i<R} s_i \ge K`). The paper's :math:`T` in :math:`K=\sum_{j=0}^{T}s_j` (L158) is
+:math:`R - 1`; D.3 (L1067) sums :math:`i = 1..T`. Callers state which one they compare with.
+
+Every sequence here is a tuple of Python ints. Where a term is the ceiling of a transcendental number
+it is evaluated in mpmath at ``numerics.precision.MP_DPS`` digits and the ceiling is accepted only if
+the value is farther than ``_CEIL_GUARD`` from an integer (else :class:`InvalidParameter`), so a
+sequence is never silently off by one.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import numbers
+from fractions import Fraction
+from typing import Callable, Iterable, Sequence, Tuple
+
+import mpmath
+
+from numerics.errors import InvalidParameter, check_steps
+from numerics.precision import MP_DPS
+
+#: a transcendental term closer than this to an integer is ambiguous at MP_DPS digits.
+_CEIL_GUARD = mpmath.mpf(10) ** (-(MP_DPS - 15))
+
+Seq = Tuple[int, ...]
+
+
+# --- exact helpers ------------------------------------------------------------------------------
+
+def as_fraction(x, name: str) -> Fraction:
+    """A printed decimal (str, int, Fraction or float) as an exact Fraction; floats via their repr."""
+    if isinstance(x, bool):
+        raise InvalidParameter(f"{name} must be a real number, got {x!r}")
+    if isinstance(x, (Fraction, numbers.Integral)):
+        return Fraction(x)
+    if isinstance(x, str):
+        try:
+            return Fraction(x)
+        except ValueError:
+            raise InvalidParameter(f"{name} must be a decimal number, got {x!r}") from None
+    if isinstance(x, numbers.Real) and math.isfinite(float(x)):
+        return Fraction(repr(float(x)))
+    raise InvalidParameter(f"{name} must be a finite real number, got {x!r}")
+
+
+def certain_ceil(x) -> int:
+    """Ceiling of an mpmath number, refusing values too close to an integer to decide."""
+    x = mpmath.mpf(x)
+    nearest = mpmath.nint(x)
+    if abs(x - nearest) < _CEIL_GUARD:
+        raise InvalidParameter(f"term {mpmath.nstr(x, 20)} is too close to an integer to round at {MP_DPS} digits")
+    return int(mpmath.ceil(x))
+
+
+def ceil_scaled_power(coef: Fraction, base: Fraction, expo: Fraction, shift: Fraction) -> int:
+    r"""Exact :math:`\lceil \mathrm{coef}\cdot\mathrm{base}^{\mathrm{expo}} + \mathrm{shift} \rceil` for rationals coef, base, expo >= 0.
+
+    With expo = u/v the test :math:`c\,b^{u/v} \le k - \mathrm{shift}` is the rational comparison
+    :math:`c^v b^u \le (k - \mathrm{shift})^v` (both sides >= 0), so no rounding is involved.
+    """
+    if expo == 0:
+        return math.ceil(coef + shift)
+    u, v = expo.numerator, expo.denominator
+
+    def at_most(k: int) -> bool:                  # coef * base**expo + shift <= k ?
+        rhs = k - shift
+        return rhs >= 0 and coef ** v * base ** u <= rhs ** v
+
+    k = math.ceil(float(coef) * float(base) ** float(expo) + float(shift))
+    while not at_most(k):
+        k += 1
+    while at_most(k - 1):
+        k -= 1
+    return k
+
+
+def _length(n) -> int:
+    return check_steps(n, "n")
+
+
+# --- the sequences -------------------------------------------------------------------------------
+
+def constant(s, n) -> Seq:
+    """``n`` rounds of constant size ``s`` (the original-FL baseline, Table 3 L1853-L1857)."""
+    s = check_steps(s, "s")
+    return (s,) * _length(n)
+
+
+def linear(a, b, n) -> Seq:
+    r""":math:`s_i = \lceil a\,i + b \rceil`, :math:`i = 0..n-1` (E.2.2 L1887 with c = 1), exact."""
+    fa, fb = as_fraction(a, "a"), as_fraction(b, "b")
+    if fa < 0 or fb < 0:
+        raise InvalidParameter(f"a, b must be >= 0 (L1887), got a={a!r}, b={b!r}")
+    return _positive(tuple(math.ceil(fa * i + fb) for i in range(_length(n))), "linear", allow_zero=True)
+
+
+def power(a, c, n, *, b=0) -> Seq:
+    r""":math:`s_i = \lceil a\,i^c + b \rceil`, :math:`i = 0..n-1`, with :math:`0^0 = 1` (the O(i) method of E.2.2 L1887; b = 0 gives an empty round 0).
+
+    Exact for every rational c in [0, 1] (:func:`ceil_scaled_power`).
+    """
+    fa, fb, fc = as_fraction(a, "a"), as_fraction(b, "b"), as_fraction(c, "c")
+    if fa < 0 or fb < 0 or not 0 <= fc <= 1:
+        raise InvalidParameter(f"need a, b >= 0 and c in [0, 1] (L1887), got a={a!r}, b={b!r}, c={c!r}")
+    terms = tuple(ceil_scaled_power(fa, Fraction(i), fc, fb) for i in range(_length(n)))
+    return _positive(terms, "power", allow_zero=True)
+
+
+def i_over_log_i(a, n, *, b=0, start=2) -> Seq:
+    r""":math:`s_i = \lceil a\,i/\ln i + b \rceil` for :math:`i = \mathrm{start}, \dots` (E.2.2 L1891).
+
+    The printed form starts nowhere: it is undefined at i = 1 (ln 1 = 0) and 0 at i = 0, so the first
+    index is an explicit argument (>= 2).
+    """
+    start = check_steps(start, "start")
+    if start < 2:
+        raise InvalidParameter(f"start must be >= 2 (a*i/ln i is undefined at i = 1), got {start!r}")
+    fa, fb = as_fraction(a, "a"), as_fraction(b, "b")
+    with mpmath.workdps(MP_DPS):
+        ma, mb = mpmath.mpf(fa.numerator) / fa.denominator, mpmath.mpf(fb.numerator) / fb.denominator
+        return _positive(tuple(certain_ceil(ma * i / mpmath.log(i) + mb) for i in range(start, start + _length(n))),
+                         "i_over_log_i")
+
+
+def papers_sequence(N_c, q, m, p, n) -> Seq:
+    r"""Per-client :math:`s_{i,c} = \lceil N_c\,q\,(i+m)^p \rceil`, :math:`i = 0..n-1` (Thm 3.2 L196, L216).
+
+    :math:`q_i = q(i+m)^p` is the per-round sampling ratio; :math:`s_{0,c} = N_c q m^p`. Exact for
+    every rational ``p >= 0`` (:func:`ceil_scaled_power`). Printed decimals may be passed as strings to keep
+    them exact.
+    """
+    fN, fq, fm, fp = (as_fraction(v, k) for v, k in ((N_c, "N_c"), (q, "q"), (m, "m"), (p, "p")))
+    if fN <= 0 or fN.denominator != 1:
+        raise InvalidParameter(f"N_c must be a positive integer, got {N_c!r}")
+    if not 0 < fq <= 1:
+        raise InvalidParameter(f"q must lie in (0, 1], got {q!r}")
+    if fm < 0 or fp < 0:
+        raise InvalidParameter(f"m and p must be >= 0 (L196), got m={m!r}, p={p!r}")
+    terms = tuple(ceil_scaled_power(fN * fq, i + fm, fp, Fraction(0)) for i in range(_length(n)))
+    return _positive(terms, "papers_sequence")
+
+
+def lemma_b3_sequence(S: Callable, m: int, d: int, n) -> Seq:
+    r"""Lemma B.3 (L444): :math:`s_i = \lceil S((m+i+1)/(d+1))/(d+1) \rceil` for a given S (mpmath callable)."""
+    m, d = _offset(m, "m"), _offset(d, "d")
+    with mpmath.workdps(MP_DPS):
+        return tuple(certain_ceil(S(mpmath.mpf(m + i + 1) / (d + 1)) / (d + 1)) for i in range(_length(n)))
+
+
+# --- the concrete C.2.2 instance: g = 2, gamma(z) = 4 ln z ---------------------------------------
+
+def c22_S(x):
+    r""":math:`S(x) = x/(16\ln(x/2))`: Lemma B.3's S for g = 2, :math:`\gamma(z) = 4\ln z` (L711, L731)."""
+    return x / (16 * mpmath.log(x / 2))
+
+
+def c22_sequence(m: int, d: int, n) -> Seq:
+    r"""Theorem C.2.2's :math:`s_i = \lceil (m+i+1)/(16(d+1)^2 \ln((m+i+1)/(2(d+1)))) \rceil` (L731, L764).
+
+    Defined (positive) only for :math:`m + 1 > 2(d+1)`; below that the logarithm is <= 0 (claim
+    ``000.sequences.c22-domain``), which raises :class:`InvalidParameter`.
+    """
+    m, d = _offset(m, "m"), _offset(d, "d")
+    if not m + 1 > 2 * (d + 1):
+        raise InvalidParameter(f"m must satisfy m + 1 > 2(d + 1) = {2 * (d + 1)} (else ln <= 0), got m={m}")
+    return lemma_b3_sequence(c22_S, m, d, n)
+
+
+def c22_M0(m: int) -> Fraction:
+    r""":math:`M_0 = ((m+1)(g-1)/g)^{g/(g-1)} = (m+1)^2/4` for g = 2 (L717)."""
+    return Fraction((_offset(m, "m") + 1) ** 2, 4)
+
+
+def c22_M1(m: int, d: int, *, L_alpha_over_mu=0) -> mpmath.mpf:
+    r""":math:`M_1 = \max\{d+1, 2L\alpha/\mu, \tfrac12 s_0\}` (L713), :math:`s_0` the first C.2.2 term."""
+    s0 = c22_sequence(m, d, 1)[0]
+    return max(mpmath.mpf(d + 1), 2 * mpmath.mpf(L_alpha_over_mu), mpmath.mpf(s0) / 2)
+
+
+def c22_tau(t, m: int, M1) -> mpmath.mpf:
+    r""":math:`\tau(t) = M_1 + \sqrt{(t+M_0)/(4\ln(t+M_0))}` (L721)."""
+    M0 = c22_M0(m)
+    x = mpmath.mpf(t) + mpmath.mpf(M0.numerator) / M0.denominator
+    return mpmath.mpf(M1) + mpmath.sqrt(x / (4 * mpmath.log(x)))
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+def prefix_sums(seq: Sequence[int]) -> Tuple[int, ...]:
+    """:math:`(s_0, s_0+s_1, \\dots)`."""
+    out, acc = [], 0
+    for s in seq:
+        acc += s
+        out.append(acc)
+    return tuple(out)
+
+
+def rounds_for_budget(seq: Sequence[int], K: int) -> int:
+    """Smallest number of rounds R with ``sum(seq[:R]) >= K`` (see the module's round-count convention)."""
+    K = check_steps(K, "K")
+    sums = prefix_sums(seq)
+    if not sums or sums[-1] < K:
+        raise InvalidParameter(f"seq is too short: its total {sums[-1] if sums else 0} < K = {K}")
+    return bisect.bisect_left(sums, K) + 1
+
+
+def property_2_slack(seq: Sequence[int], tau: Callable, d: int) -> Tuple[mpmath.mpf, int]:
+    r"""Smallest slack :math:`\tau(\sum_{j\le i}s_j) - \sum_{j=i-d}^{i}s_j` over :math:`i = d+1..len-1`, and its i.
+
+    Property (2) holds on the given prefix iff the slack is >= 0. ``tau`` is evaluated in mpmath.
+    """
+    d = _offset(d, "d")
+    if len(seq) < d + 2:
+        raise InvalidParameter(f"seq needs at least d + 2 = {d + 2} terms, got {len(seq)}")
+    sums = prefix_sums(seq)
+    best, where = None, None
+    with mpmath.workdps(MP_DPS):
+        for i in range(d + 1, len(seq)):
+            window = sums[i] - (sums[i - d - 1] if i - d - 1 >= 0 else 0)
+            slack = tau(sums[i]) - window
+            if best is None or slack < best:
+                best, where = slack, i
+    return best, where
+
+
+def _offset(x, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x < 0:
+        raise InvalidParameter(f"{name} must be an integer >= 0, got {x!r}")
+    return int(x)
+
+
+def _positive(terms: Seq, what: str, *, allow_zero: bool = False) -> Seq:
+    low = 0 if allow_zero else 1
+    if any(t < low for t in terms):
+        raise InvalidParameter(f"{what}: a sample size must be >= {low}, got a term {min(terms)}")
+    return terms
+
+
+# =================================================================================================
+# Ledger claims
+# =================================================================================================
+import sympy as sp  # noqa: E402  (claims only)
+
+from theory.ledger import Verdict, claim  # noqa: E402
+
+#: Table 3 (L1853-L1857): total iterations over 5 clients, per-client constant sizes, printed rounds.
+TABLE3_PRINTED = {"K": (20000, "L1853"), "clients": (5, "L1853"),
+                  "sizes": ((50, 100, 200, 500, 700, 1000), "L1856"),
+                  "rounds": (("80", "40", "20", "8", "6", "4"), "L1857")}
+#: L733: "s_0 = 50 corresponds to m = 2(d+1) * 1450".
+L733_PRINTED = {"s0": ("50", "L733"), "m_over_2d_plus_2": ("1450", "L733")}
+#: grid on which the C.2.2 sequence's property (2) is evaluated (offsets per d; i < C22_ROUNDS).
+C22_GRID_OFFSETS = (0, 2, 6, 50, 500, 2900)
+C22_ROUNDS = 1500
+
+
+def _g_positive():
+    """Symbols with g = 1 + h, h > 0, so that sympy knows every exponent involved is positive."""
+    h = sp.Symbol("h", positive=True)
+    return h, 1 + h
+
+
+@claim(id="000.lemma-B3.integral-identity", seed="000", lines="L467",
+       statement=r"For g > 1, \int_0^X (z(g-1)/g)^{1/(g-1)} dz = (X(g-1)/g)^{g/(g-1)}.",
+       recorded="holds")
+def integral_identity() -> Verdict:
+    h, g = _g_positive()
+    z, X = sp.symbols("z X", positive=True)
+    a = (g - 1) / g
+    integral = sp.integrate((z * a) ** (1 / (g - 1)), (z, 0, X), conds="none")
+    ratio = sp.simplify(sp.powsimp(sp.expand_power_base(integral / (X * a) ** (g / (g - 1)), force=True), force=True))
+    ok = ratio == 1
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+                   evidence={"ratio": str(ratio), "assumptions": "g = 1 + h, h > 0, X > 0"},
+                   counterexample=None if ok else {"ratio": str(ratio)})
+
+
+@claim(id="000.lemma-B3.final-reduction", seed="000", lines="L490-L502",
+       statement="Raising (L492) to the power g reduces it to omega(x) >= gamma(Y), Y = omega^{-1/(g-1)}(x(g-1)/g)^{g/(g-1)}.",
+       recorded="holds")
+def final_reduction() -> Verdict:
+    h, g = _g_positive()
+    x, omega, gamma_Y = sp.symbols("x omega gamma_Y", positive=True)
+    a = (g - 1) / g
+    Y = omega ** (-1 / (g - 1)) * (x * a) ** (g / (g - 1))
+    lhs_pow_g = Y / gamma_Y                              # ((Y/gamma(Y))^{1/g})^g
+    S_pow_g = ((x / omega) * a) ** (g / (g - 1))         # S(x)^g
+    ratio = sp.simplify(sp.powsimp(sp.expand_power_base(lhs_pow_g / S_pow_g, force=True), force=True))
+    ok = sp.simplify(ratio - omega / gamma_Y) == 0
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+                   evidence={"lhs^g / S(x)^g": str(ratio)},
+                   counterexample=None if ok else {"ratio": str(ratio)})
+
+
+@claim(id="000.lemma-B3.reindexed-sum", seed="000", lines="L460-L461",
+       statement="sum_{j=m}^{i+m} S((j+1)/(d+1))/(d+1) = sum_{j=0}^{i+m} S((j+1)/(d+1))/(d+1) - sum_{j=0}^{m-1} S(j+1).",
+       recorded="holds-with-correction")
+def reindexed_sum() -> Verdict:
+    # Any S works for an identity of sums; S(x) = x/2 (gamma = 1, g = 2) keeps it in exact arithmetic.
+    def S(x):
+        return Fraction(x) / 2
+    m, d, i = 3, 1, 2
+    f = [S(Fraction(j + 1, d + 1)) / (d + 1) for j in range(i + m + 1)]
+    lhs = sum(f[m:i + m + 1])
+    printed = sum(f) - sum(S(j + 1) for j in range(m))
+    corrected = sum(f) - sum(f[:m])
+    if lhs == corrected and lhs != printed:
+        return Verdict("holds-with-correction", "exact", margin=float(printed - lhs),
+                       evidence={"correction": "subtract sum_{j<m} S((j+1)/(d+1))/(d+1), not sum_{j<m} S(j+1)",
+                                 "point": {"m": m, "d": d, "i": i, "S": "x/2"},
+                                 "lhs": str(lhs), "printed_rhs": str(printed), "corrected_rhs": str(corrected),
+                                 "effect": "the next line (L462) uses the corrected form, so the proof is unaffected"})
+    status = "holds" if lhs == printed else "refuted"
+    return Verdict(status, "exact", evidence={"lhs": str(lhs), "printed_rhs": str(printed)},
+                   counterexample=None if status == "holds" else {"m": m, "d": d, "i": i})
+
+
+def gamma_one_sequence(m: int, d: int, n) -> Seq:
+    r"""Lemma B.3's sequence for the admissible instance g = 2, :math:`\gamma \equiv 1`: :math:`\lceil (m+i+1)/(2(d+1)^2) \rceil`."""
+    m, d = _offset(m, "m"), _offset(d, "d")
+    return tuple(math.ceil(Fraction(m + i + 1, 2 * (d + 1) ** 2)) for i in range(_length(n)))
+
+
+def gamma_one_tau_at_least(X: int, W: int, *, M0: Fraction, M1: int) -> bool:
+    r"""Exact test of :math:`\tau(X) = M_1 + \sqrt{X + M_0} \ge W` (g = 2, :math:`\gamma \equiv 1`)."""
+    return W - M1 <= 0 or X + M0 >= (W - M1) ** 2
+
+
+def gamma_one_property_2_failures(m: int, d: int, n: int, *, M0: Fraction, M1: int):
+    """All i in d+1..n-1 at which property (3) fails for the gamma = 1 instance (exact)."""
+    seq = gamma_one_sequence(m, d, n)
+    sums = prefix_sums(seq)
+    return [i for i in range(d + 1, n)
+            if not gamma_one_tau_at_least(sums[i], sums[i] - sums[i - d - 1] if i > d else sums[i], M0=M0, M1=M1)]
+
+
+@claim(id="000.lemma-B3.conclusion-exact", seed="000", lines="L434-L444",
+       statement="Lemma B.3's s_i satisfies property (3) for the admissible instance g = 2, gamma = 1 with the smallest allowed M0, M1.",
+       recorded="holds")
+def lemma_b3_conclusion_exact(m_max: int = 24, d_max: int = 3, n: int = 200) -> Verdict:
+    failures, cases = [], 0
+    for d in range(d_max + 1):
+        for m in range(m_max + 1):
+            M0 = c22_M0(m)   # ((m+1)(g-1)/g)^{g/(g-1)} at g = 2, the smallest allowed M0
+            for M0_used in ((M0, Fraction(0)) if m == 0 else (M0,)):   # L440: "M0 = 0 if m = 0"
+                cases += 1
+                bad = gamma_one_property_2_failures(m, d, n, M0=M0_used, M1=d + 1)
+                if bad:
+                    failures.append({"m": m, "d": d, "M0": str(M0_used), "i": bad[0]})
+    evidence = {"instance": "g=2, gamma(z)=1, S(x)=x/2, M1=d+1", "m": [0, m_max], "d": [0, d_max],
+                "rounds": n, "cases": cases}
+    if failures:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=failures[0])
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+
+
+@claim(id="000.lemma-B3.c22-hypotheses", seed="000", lines="L436, L711",
+       statement="g = 2 and gamma(z) = 4 ln z satisfy Lemma B.3's hypotheses (gamma >= 1 and gamma >= 2 z gamma' for z >= 0).",
+       recorded="refuted")
+def c22_hypotheses() -> Verdict:
+    z = sp.Symbol("z", positive=True)
+    gamma = 4 * sp.log(z)
+    ge_one = sp.solve_univariate_inequality(gamma >= 1, z, relational=False)
+    ratio_cond = sp.solve_univariate_inequality(gamma >= z * sp.diff(gamma, z) * 2, z, relational=False)
+    z0 = 1
+    at_z0 = {"gamma": str(gamma.subs(z, z0)), "2 z gamma'": str((2 * z * sp.diff(gamma, z)).subs(z, z0))}
+    holds_everywhere = ge_one == sp.Interval.open(0, sp.oo) and ratio_cond == sp.Interval.open(0, sp.oo)
+    return Verdict("holds" if holds_everywhere else "refuted", "symbolic",
+                   evidence={"gamma>=1 on": str(ge_one), "gamma>=2z*gamma' on": str(ratio_cond),
+                             "gamma(0)": "undefined (ln 0)",
+                             "note": "the C.2.2 sequence is therefore not covered by the lemma; "
+                                     "see 000.lemma-B3.c22-property-2 for a direct check"},
+                   counterexample=None if holds_everywhere else {"z": z0, **at_z0})
+
+
+@claim(id="000.lemma-B3.c22-S", seed="000", lines="L711-L731",
+       statement="For g = 2, gamma = 4 ln z: S(x) = x/(16 ln(x/2)) and S((m+i+1)/(d+1))/(d+1) is the printed s_i (L731).",
+       recorded="holds")
+def c22_S_closed_form() -> Verdict:
+    x, y, d = sp.symbols("x y d", positive=True)
+    g = sp.Integer(2)
+    gamma = lambda u: 4 * sp.log(u)  # noqa: E731
+    omega = gamma((x * (g - 1) / g) ** (g / (g - 1)))
+    S = ((x / omega) * (g - 1) / g) ** (1 / (g - 1))
+    d1 = sp.expand_log(sp.simplify(S - x / (16 * sp.log(x / 2))), force=True)
+    printed_si = y / (16 * (d + 1) ** 2 * sp.log(y / (2 * (d + 1))))          # y = m + i + 1
+    d2 = S.subs(x, y / (d + 1)) / (d + 1) - printed_si
+    d1, d2 = sp.simplify(sp.expand_log(d1, force=True)), sp.simplify(sp.expand_log(d2, force=True))
+    ok = d1 == 0 and d2 == 0
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+                   evidence={"S(x)": str(sp.simplify(S)), "S - printed": str(d1), "s_i - printed": str(d2)},
+                   counterexample=None if ok else {"S - printed": str(d1), "s_i - printed": str(d2)})
+
+
+@claim(id="000.lemma-B3.c22-property-2", seed="000", lines="L729-L731, L136-L138",
+       statement="The C.2.2 sequence s_i satisfies property (2) with tau of L721 and the smallest M1 = d+1.",
+       recorded="holds")
+def c22_property_2(rounds: int = C22_ROUNDS) -> Verdict:
+    worst = None
+    points = []
+    for d in (0, 1, 2):
+        for m in sorted({max(offset, 2 * (d + 1)) for offset in C22_GRID_OFFSETS}):  # m + 1 > 2(d+1)
+            seq = c22_sequence(m, d, rounds)
+            slack, i = property_2_slack(seq, lambda t, m=m, d=d: c22_tau(t, m, d + 1), d)
+            points.append({"m": m, "d": d, "min_slack": float(slack), "at_i": i})
+            if worst is None or slack < worst[0]:
+                worst = (slack, {"m": m, "d": d, "i": i})
+    evidence = {"rounds": rounds, "M1": "d+1", "points": points, "dps": MP_DPS}
+    if worst[0] < 0:
+        return Verdict("refuted", "numeric", margin=float(worst[0]), evidence=evidence, counterexample=worst[1])
+    return Verdict("holds", "numeric", margin=float(worst[0]), evidence=evidence)
+
+
+@claim(id="000.sequences.c22-domain", seed="000", lines="L764, L440",
+       statement="The C.2.2 sequence is a positive sample-size sequence for every integer offset m >= 0.",
+       recorded="refuted")
+def c22_domain() -> Verdict:
+    with mpmath.workdps(MP_DPS):
+        d = 0
+        bad = []
+        for m in range(0, 2 * (d + 1)):
+            arg = Fraction(m + 1, 2 * (d + 1))        # the first logarithm's argument, m + i + 1 at i = 0
+            if arg <= 1:
+                bad.append({"m": m, "d": d, "log_argument": str(arg),
+                            "s_0": "division by zero (ln 1 = 0)" if arg == 1 else
+                            str(int(mpmath.ceil(c22_S(mpmath.mpf(m + 1) / (d + 1)) / (d + 1))))})
+    if bad:
+        return Verdict("refuted", "exact", evidence={"needs": "m + 1 > 2(d + 1)", "failures": bad},
+                       counterexample=bad[0])
+    return Verdict("holds", "exact", evidence={})
+
+
+def smallest_offset_for_s0(s0: int, d: int, *, m_hi: int = 10 ** 7) -> int:
+    """Smallest offset m (m + 1 > 2(d+1)) whose C.2.2 sequence starts at ``s0`` or above (bisection; s_0 is non-decreasing in m once x/ln x increases)."""
+    lo = max(2 * (d + 1), math.ceil(2 * (d + 1) * math.e))   # x/ln x is increasing for x >= e
+    hi = m_hi
+    if c22_sequence(hi, d, 1)[0] < s0:
+        raise InvalidParameter(f"s0 = {s0} needs m > {m_hi}")
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if c22_sequence(mid, d, 1)[0] >= s0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@claim(id="000.sequences.c22-s0-of-m", seed="000", lines="L733",
+       statement="In the C.2.2 sequence, s_0 = 50 corresponds to m = 2(d+1)*1450.",
+       recorded="refuted")
+def c22_s0_of_m() -> Verdict:
+    s0_printed, factor = int(L733_PRINTED["s0"][0]), int(L733_PRINTED["m_over_2d_plus_2"][0])
+    rows = []
+    for d in (0, 1, 2):
+        m = 2 * (d + 1) * factor
+        rows.append({"d": d, "m": m, "s_0": c22_sequence(m, d, 1)[0],
+                     "smallest_m_with_s0_50": smallest_offset_for_s0(s0_printed, d)})
+    wrong = [r for r in rows if r["s_0"] != s0_printed]
+    if wrong:
+        return Verdict("refuted", "numeric", margin=float(wrong[0]["s_0"] - s0_printed),
+                       evidence={"rows": rows, "printed": L733_PRINTED}, counterexample=wrong[0])
+    return Verdict("holds", "numeric", evidence={"rows": rows})
+
+
+@claim(id="000.sequences.table3-rounds", seed="000", lines="L1853-L1857",
+       statement="With 20000 total iterations over 5 clients, constant per-client sizes 50..1000 take 80, 40, 20, 8, 6, 4 rounds.",
+       recorded="holds")
+def table3_rounds() -> Verdict:
+    K, clients = TABLE3_PRINTED["K"][0], TABLE3_PRINTED["clients"][0]
+    sizes, printed = TABLE3_PRINTED["sizes"][0], TABLE3_PRINTED["rounds"][0]
+    computed = [rounds_for_budget(constant(clients * s, math.ceil(K / (clients * s)) + 1), K) for s in sizes]
+    mismatch = [(s, c, int(p)) for s, c, p in zip(sizes, computed, printed) if c != int(p)]
+    evidence = {"computed": computed, "printed": list(printed), "convention": "per-client size s, rounds R = ceil(K/(5 s))"}
+    if mismatch:
+        return Verdict("refuted", "exact", evidence=evidence,
+                       counterexample={"size": mismatch[0][0], "computed": mismatch[0][1], "printed": mismatch[0][2]})
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
