@@ -1,0 +1,91 @@
+r"""The DP-SGD step: per-sample clipping, sampling, Gaussian noise, and the privacy it certifies.
+
+Mechanism (002_13c470b90c68bab6.txt Algorithm 1, L72-L92; 000_d613b97385d90362.txt Algorithm 2.1,
+L67-L124): clip every per-sample gradient to norm ``C`` (:math:`[x]_C = x/\max\{1, \lVert x\rVert/C\}`,
+002 L14), sum, add :math:`\mathcal N(0, C^2\sigma^2 I)` once per round.
+
+Sampling. The privacy analyses of both papers assume Poisson sampling: each record joins round ``i``
+independently with probability :math:`q_i = s_i/N` (002 footnote 14, L578; footnote 5, L182). The
+algorithms as written sample differently: 002 "uniformly samples a random set" of ``s_i`` records
+(fixed size, without replacement, L80) and 000 draws each sample uniformly with replacement
+(Algorithm 2.1 line 15, L99). :func:`sample_indices` offers all three; only ``poisson`` matches the
+schedule we certify, and :class:`PrivacyRecord` says so (``accounting_matches_sampling``).
+
+Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled Gaussian step with
+``q_i = s_i/N`` and noise multiplier :math:`\sigma` (sensitivity ``C``, noise std ``C sigma``), under
+add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.pld.epsilon_pld``
+(lower and upper bound); we never compute privacy ourselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from numerics.errors import InvalidParameter, check_delta, check_sigma
+from numerics.schedule import Schedule
+
+SAMPLINGS = ("poisson", "fixed", "with-replacement")
+
+
+def clip_rows(grads: np.ndarray, clip: float) -> np.ndarray:
+    r"""Scale each row to norm at most ``clip``: :math:`g / \max\{1, \lVert g\rVert/C\}`."""
+    if not clip > 0:
+        raise InvalidParameter(f"clip must be > 0, got {clip!r}")
+    norms = np.linalg.norm(grads, axis=1)
+    return grads / np.maximum(1.0, norms / clip)[:, None]
+
+
+def sample_indices(rng: np.random.Generator, n_records: int, size: int, sampling: str) -> np.ndarray:
+    """Indices of one round's sample of expected size ``size`` from ``n_records`` records.
+
+    ``poisson``: each record independently with probability ``size / n_records`` (drawn as a binomial
+    count and a uniform subset of that size, which has the same law); ``fixed``: exactly ``size``
+    distinct records; ``with-replacement``: ``size`` independent uniform draws.
+    """
+    if not 0 <= size <= n_records:
+        raise InvalidParameter(f"sample size must lie in [0, {n_records}], got {size!r}")
+    if sampling == "poisson":
+        k = rng.binomial(n_records, size / n_records)
+        return rng.choice(n_records, size=k, replace=False)
+    if sampling == "fixed":
+        return rng.choice(n_records, size=size, replace=False)
+    if sampling == "with-replacement":
+        return rng.integers(0, n_records, size=size)
+    raise InvalidParameter(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
+
+
+def gaussian_noise(rng: np.random.Generator, dim: int, *, clip: float, sigma: float) -> np.ndarray:
+    r""":math:`\mathcal N(0, C^2\sigma^2 I_{dim})`."""
+    return rng.normal(0.0, clip * check_sigma(sigma), dim)
+
+
+@dataclass
+class PrivacyRecord:
+    """One client's privacy trace: the sampling rate and noise multiplier of every noisy round."""
+
+    n_records: int
+    sampling: str
+    qs: list = field(default_factory=list)
+    sigmas: list = field(default_factory=list)
+
+    def add_round(self, size: int, sigma: float) -> None:
+        if size > 0:  # an empty round releases nothing that depends on the data
+            self.qs.append(size / self.n_records)
+            self.sigmas.append(float(sigma))
+
+    @property
+    def accounting_matches_sampling(self) -> bool:
+        return self.sampling == "poisson"
+
+    def schedule(self) -> Schedule:
+        return Schedule.per_round(self.qs, self.sigmas)
+
+
+def certified_epsilon(schedule: Schedule, delta: float) -> dict:
+    """Certified ``[epsilon_lower, epsilon_upper]`` of ``schedule`` at ``delta`` from numerics.pld."""
+    from numerics.pld import epsilon_pld  # numerics is the only accountant we use
+
+    b = epsilon_pld(schedule, check_delta(delta))
+    return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper),
+            "delta": float(b.delta), "method": b.method, "certified": bool(b.certified)}
