@@ -18,3 +18,9 @@ PRINTED_RTOL = 5e-4
 #: Renyi orders used by RDP -> (eps, delta) conversions when the caller gives none.
 DEFAULT_RDP_ORDERS = tuple([1.0 + x / 10.0 for x in range(1, 100)]
                            + list(range(11, 64)) + [64, 80, 96, 128, 160, 192, 256, 320, 384, 512, 768, 1024])
+#: largest FFT length of the PLD accountant (about 16 bytes x 6 per point at peak: 2**24 -> ~1.6 GB).
+PLD_MAX_GRID_POINTS = 2 ** 24
+#: relative tolerance for a value a paper computed in double precision and printed with 11-17 digits
+#: (seed 000's worked examples): float64 round-off and the paper's reuse of its own printed, truncated
+#: intermediates (e.g. 8/1.38361486085 at 000 L1674) move the last 6-7 of 17 digits.
+PRINTED_FLOAT_RTOL = 1e-9

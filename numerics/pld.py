@@ -1,0 +1,433 @@
+r"""Certified two-sided privacy loss distribution (PLD) accountant for the Poisson-subsampled Gaussian.
+
+For a schedule of phases :math:`(q_i, \sigma_i, T_i)` the exact optimal
+:math:`\varepsilon(\delta)` of the composition is bracketed as
+``epsilon_lower <= eps(delta) <= epsilon_upper``; both ends are computed, neither is an estimate.
+
+Why the bounds hold (hypotheses as code: numerics.pld_pairs gives the pairs)
+-----------------------------------------------------------------------------
+For a pair :math:`(P, Q)` with loss :math:`\ell = \log dP/dQ`, the hockey-stick divergence is
+:math:`\delta(\varepsilon) = E_P[(1 - e^{\varepsilon - \ell})_+]`. If a pair :math:`(P', Q')` is a
+post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is smaller for every
+:math:`\varepsilon`, and this is preserved by composition (tensor products of kernels).
+
+* **Upper (pessimistic).** The loss axis is cut at the grid :math:`a_k = k h`. Each output z whose loss
+  lies in :math:`(a_k, a_{k+1}]` is split between the atoms :math:`a_k` and :math:`a_{k+1}` with weights
+  that preserve both its P-mass and its Q-mass ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar,
+  Manurangsi 2022, Sec. 3). The true pair is then a post-processing of the grid pair, so the grid pair's
+  :math:`\delta` is an upper bound at every :math:`\varepsilon` and every number of compositions. The
+  error is of second order in h per step (the mean loss moves by at most :math:`h^2/8`), not first
+  order as with rounding up, which is what keeps the bound tight at :math:`T = 10^5`.
+  Outputs beyond the truncation point go to a loss of :math:`+\infty` (their mass is part of delta);
+  those below it are rounded up to the lowest grid point.
+* **Lower (optimistic).** The output line is cut into the intervals of z whose loss lies in
+  :math:`(a_j - h/2 + s, a_j + h/2 + s]`; reporting only the interval is a post-processing, so the pair
+  of interval masses has a smaller divergence. Its losses :math:`\ell_j` are exact (ndtr differences)
+  and lie within :math:`O(h^2)` of :math:`a_j` (the small offset s makes :math:`\ell_j \ge a_j`); each is
+  then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
+  :math:`\delta` (it is increasing in the loss). Mass beyond the truncation is dropped (loss
+  :math:`-\infty`), or rounded down.
+* **Composition.** The grid PMFs of all steps are folded modulo N and multiplied in Fourier space
+  (``scipy.fft``; the characteristic function raised to the power :math:`T_i`). The window of N points
+  is placed by a Chernoff bound on the composed grid PMF (its log-MGF is computed from the PMF itself),
+  so the mass that wraps around is at most ``tail`` on each side: it is added to the upper delta and
+  subtracted from the lower one.
+* **Direction.** Add/remove: the worst of the ``remove`` and ``add`` directions (the direction is the
+  same in every step, since it is one fixed pair of data sets). Replace-one: the upper bound composes
+  remove then add through the intermediate data set (:math:`D \to D\cap D' \to D'`):
+  :math:`\delta(\varepsilon_1+\varepsilon_2) \le \delta_{rm}(\varepsilon_1) + e^{\varepsilon_1}\delta_{add}(\varepsilon_2)`,
+  optimised over the split; the lower bound is the exact pair of two data sets whose records contribute
+  opposite unit vectors (``replace`` in numerics.pld_pairs), a pair that occurs, so its epsilon is a
+  true lower bound.
+
+Floating point: interval masses are computed in log space with scipy's ``log_ndtr``; the FFT's rounding
+noise is measured (the most negative entry of each composed PMF) and charged to delta as
+noise x number of entries. Bounds are certified up to this estimate of floating-point error, not in
+interval arithmetic.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.fft
+from scipy.special import logsumexp
+
+from .errors import InvalidParameter, check_delta, check_epsilon
+from .pld_pairs import MixturePair
+from .precision import PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH
+from .results import DeltaBounds, EpsilonBounds
+from .schedule import Schedule
+
+
+class AccuracyNotReached(RuntimeError):
+    """The requested relative width cannot be certified within the grid budget."""
+
+
+@dataclass(frozen=True)
+class GridPLD:
+    """A sub-probability PMF on the grid k*h, k = k0, k0+1, ..., plus an atom at +infinity."""
+
+    k0: int
+    pmf: np.ndarray
+    inf_mass: float
+
+
+# --------------------------------------------------------------------------------------------------
+# one step: discretisation of the loss of a pair, pessimistic and optimistic
+# --------------------------------------------------------------------------------------------------
+
+def _loss_window(pair: MixturePair, tail: float) -> tuple[float, float]:
+    z_lo, z_hi = pair.z_range(tail)
+    lo, hi = float(pair.loss(z_lo)), float(pair.loss(z_hi))
+    inf, sup = pair.loss_range()
+    return max(lo, inf), min(hi, sup)
+
+
+def _edges_z(pair: MixturePair, losses: np.ndarray) -> np.ndarray:
+    """z at the given loss values, with -inf/+inf where the loss is below/above the loss range."""
+    z = pair.z_of_loss(losses)
+    inf, sup = pair.loss_range()
+    z = np.where(losses <= inf, -np.inf, z)
+    return np.where(losses >= sup, np.inf, z)
+
+
+def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
+    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper")."""
+    l_lo, l_hi = _loss_window(pair, tail)
+    k_lo, k_hi = math.floor(l_lo / h), math.ceil(l_hi / h)
+    a = np.arange(k_lo, k_hi + 1) * h
+    z = _edges_z(pair, a)
+    log_p = pair.interval_log_masses(z[:-1], z[1:], "P")
+    log_q = pair.interval_log_masses(z[:-1], z[1:], "Q")
+    p = np.exp(log_p)
+    with np.errstate(invalid="ignore"):
+        ell = np.clip(log_p - log_q, a[:-1], a[1:])
+    # P-mass sent up to a_{k+1}: P (1 - e^{a_k - l}) / (1 - e^{-h}); the rest stays at a_k
+    up = np.where(p > 0, p * (-np.expm1(a[:-1] - ell)) / (-math.expm1(-h)), 0.0)
+    pmf = np.zeros(len(a))
+    pmf[:-1] += p - up
+    pmf[1:] += up
+    # below the window: round up to a_0;  above: split between a_top and +infinity (b = inf)
+    pmf[0] += math.exp(pair.interval_log_masses(-np.inf, z[0], "P"))
+    p_top = math.exp(pair.interval_log_masses(z[-1], np.inf, "P"))
+    q_top = math.exp(pair.interval_log_masses(z[-1], np.inf, "Q"))
+    at_top = min(p_top, q_top * math.exp(a[-1]))
+    pmf[-1] += at_top
+    return GridPLD(k_lo, pmf, p_top - at_top)
+
+
+def _interval_atoms(pair: MixturePair, z: np.ndarray):
+    """log P and log Q of the intervals (z_i, z_{i+1}]."""
+    return pair.interval_log_masses(z[:-1], z[1:], "P"), pair.interval_log_masses(z[:-1], z[1:], "Q")
+
+
+def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
+    """Interval-quantised pair dominated by ``pair``, losses rounded down (module docstring, "Lower").
+
+    A first pass with interval edges at the grid midpoints gives the residuals r_j = l_j - a_j
+    (O(h^2)); each edge is then moved by minus the mean residual of its two intervals plus a margin,
+    so that the second pass has l_j slightly above a_j and rounding down costs little. Any interval
+    whose loss still falls below a_j is rounded down to a_{j-1}: the result is a lower bound whatever
+    the offsets are; they only make it tight.
+    """
+    l_lo, l_hi = _loss_window(pair, tail)
+    j = np.arange(math.floor(l_lo / h), math.ceil(l_hi / h) + 1)
+    edges = (np.append(j, j[-1] + 1) - 0.5) * h
+    log_p, log_q = _interval_atoms(pair, _edges_z(pair, edges))
+    with np.errstate(invalid="ignore"):
+        r = np.nan_to_num(log_p - log_q - j * h, nan=0.0, posinf=0.0, neginf=0.0)
+    r = np.clip(r, -0.5 * h, 0.5 * h)
+    left, right = np.append(r[:1], r), np.append(r, r[-1:])
+    shift = -(left + right) / 2 + 0.25 * np.maximum(np.abs(left), np.abs(right))
+    z = _edges_z(pair, edges + np.clip(shift, -0.45 * h, 0.45 * h))
+    z[-1] = np.inf  # the last interval takes the whole upper tail
+    log_p, log_q = _interval_atoms(pair, z)
+    keep = np.isfinite(log_p)
+    ell = log_p[keep] - log_q[keep]
+    # round down; a loss within 1e-9 h above a grid point is sent one point lower (float safety)
+    k = np.floor(ell / h - 1e-9).astype(np.int64)
+    k0 = int(k.min())
+    pmf = np.bincount(k - k0, weights=np.exp(log_p[keep]))
+    return GridPLD(k0, pmf, 0.0)
+
+
+# --------------------------------------------------------------------------------------------------
+# composition
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ComposedPLD:
+    """PMF of the composed loss on k*h, k = k0.., plus +infinity mass, wrap bound and noise estimate."""
+
+    k0: int
+    pmf: np.ndarray
+    h: float
+    inf_mass: float
+    wrap_mass: float
+    noise: float
+
+
+def _log_mgf(step: GridPLD, h: float, lam: np.ndarray) -> np.ndarray:
+    """log sum_k p_k exp(lam k h) for each lam (a sub-probability PMF keeps the Chernoff bound valid)."""
+    pos = step.pmf > 0
+    x = (step.k0 + np.nonzero(pos)[0]) * h
+    log_p = np.log(step.pmf[pos])
+    return np.array([logsumexp(log_p + t * x) for t in lam])
+
+
+def _moments(step: GridPLD, h: float) -> tuple[float, float]:
+    x = (step.k0 + np.arange(len(step.pmf))) * h
+    m = step.pmf.sum()
+    mean = float(np.dot(step.pmf, x) / m)
+    return mean, float(np.dot(step.pmf, (x - mean) ** 2) / m)
+
+
+def _window(steps, h: float, tail: float) -> tuple[int, int]:
+    """Grid indices [lo, hi] outside which the composed PMF has at most ``tail`` mass on each side.
+
+    Chernoff: P(S >= A) <= exp(sum_i T_i K_i(lam) - lam A) for every lam > 0 (and the mirror image
+    below), with K_i the log-MGF of the grid PMF of step i; the best of a few lam around the Gaussian
+    optimum sqrt(2 log(1/tail)) / sd(S) is used. Any lam gives a valid bound.
+    """
+    var = sum(t * _moments(s, h)[1] for s, t in steps)
+    lam = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300)) * np.geomspace(0.125, 2.0, 13)
+    up = sum(t * _log_mgf(s, h, lam) for s, t in steps)
+    down = sum(t * _log_mgf(s, h, -lam) for s, t in steps)
+    hi = np.min((up - math.log(tail)) / lam)
+    lo = np.max((math.log(tail) - down) / lam)
+    return math.floor(lo / h), math.ceil(hi / h)
+
+
+def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS) -> ComposedPLD:
+    """Compose ``steps`` (pairs (GridPLD, count)) by one FFT power per phase on a common window."""
+    lo, hi = _window(steps, h, tail)
+    n = scipy.fft.next_fast_len(hi - lo + 1, real=True)
+    if n > max_points:
+        raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}; "
+                                 f"the budget is {max_points} (PLD_MAX_GRID_POINTS)")
+    log_mag = np.zeros(n // 2 + 1)
+    phase = np.zeros(n // 2 + 1)
+    log_survive = 0.0
+    for step, count in steps:
+        folded = np.bincount((step.k0 + np.arange(len(step.pmf))) % n, weights=step.pmf, minlength=n)
+        f = scipy.fft.rfft(folded)
+        with np.errstate(divide="ignore"):
+            log_mag += count * np.log(np.abs(f))
+        phase += count * np.angle(f)
+        log_survive += count * math.log1p(-step.inf_mass)
+    total = scipy.fft.irfft(np.exp(log_mag) * np.exp(1j * phase), n=n)
+    total = np.roll(total, -(lo % n))
+    noise = float(max(-total.min(), 0.0))
+    return ComposedPLD(lo, total, h, -math.expm1(log_survive), 2.0 * tail, noise)
+
+
+# --------------------------------------------------------------------------------------------------
+# from the composed PMF to delta(eps) and eps(delta)
+# --------------------------------------------------------------------------------------------------
+
+def _tail_sums(c: ComposedPLD, pmf: np.ndarray):
+    """For every grid index K: A_K = sum_{j>K} m_j and B_K = sum_{j>K} m_j e^{x_K - x_j}, x_j = j h."""
+    x = (c.k0 + np.arange(len(pmf))) * c.h
+    rel = np.minimum(x[-1] - x, 700.0)  # exponent bounded: mass 700 nats below the top is irrelevant
+    a = np.concatenate([np.cumsum(pmf[::-1])[::-1][1:], [0.0]])
+    w = np.concatenate([np.cumsum((pmf * np.exp(rel))[::-1])[::-1][1:], [0.0]])
+    return x, a, w * np.exp(-rel)
+
+
+def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float) -> float:
+    x = (c.k0 + np.arange(len(pmf))) * c.h
+    above = x > eps
+    return float(np.sum(pmf[above] * -np.expm1(eps - x[above])))
+
+
+def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float) -> float:
+    """Smallest eps >= 0 with sum_j m_j (1 - e^{eps - x_j})_+ <= delta (inf if never)."""
+    if delta <= 0:
+        return math.inf
+    x, a, b = _tail_sums(c, pmf)
+    d = a - b  # delta at eps = x_K
+    if d[0] <= delta and x[0] <= 0:
+        return 0.0 if _delta_at(c, pmf, 0.0) <= delta else _solve_between(c, pmf, delta, x[0])
+    idx = int(np.argmax(d <= delta))  # first grid point where delta(x_K) <= target
+    if d[idx] > delta:
+        return math.inf
+    if idx == 0:
+        return max(_solve_between(c, pmf, delta, x[0] - c.h), 0.0)
+    # on (x_{K-1}, x_K] delta(eps) = A - e^eps sum_{j>=K} m_j e^{-x_j}; solve exactly
+    a_k, b_k = a[idx - 1], b[idx - 1] * math.exp(-x[idx - 1])
+    return max(math.log((a_k - delta) / b_k), 0.0)
+
+
+def _solve_between(c, pmf, delta, eps_hint):
+    """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form."""
+    x = (c.k0 + np.arange(len(pmf))) * c.h
+    m, w = pmf.sum(), np.sum(pmf * np.exp(-(x - x[0]))) * math.exp(-x[0])
+    return math.log((m - delta) / w) if m > delta else -math.inf
+
+
+# --------------------------------------------------------------------------------------------------
+# the accountant
+# --------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Bracket:
+    upper: ComposedPLD
+    lower: ComposedPLD
+
+
+def _pairs(schedule: Schedule, direction: str):
+    return [(MixturePair(p.q, p.sigma, direction), p.steps) for p in schedule.phases]
+
+
+def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float) -> _Bracket:
+    pairs = _pairs(schedule, direction)
+    per_step_tail = tail / schedule.total_steps
+    upper = [(discretise_pessimistic(pr, h, per_step_tail), t) for pr, t in pairs]
+    lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in pairs]
+    return _Bracket(compose(upper, h, tail), compose(lower, h, tail))
+
+
+def _upper_pmf(c: ComposedPLD) -> np.ndarray:
+    return np.maximum(c.pmf, 0.0)
+
+
+def _delta_slack(c: ComposedPLD) -> float:
+    """Wrapped mass plus the FFT noise charged on every entry."""
+    return c.wrap_mass + c.noise * len(c.pmf)
+
+
+def _eps_bracket(b: _Bracket, delta: float) -> tuple[float, float]:
+    up = _eps_at(b.upper, _upper_pmf(b.upper), delta - b.upper.inf_mass - _delta_slack(b.upper))
+    low = _eps_at(b.lower, b.lower.pmf, delta + _delta_slack(b.lower))
+    return low, up
+
+
+def _delta_bracket(b: _Bracket, eps: float) -> tuple[float, float]:
+    up = _delta_at(b.upper, _upper_pmf(b.upper), eps) + b.upper.inf_mass + _delta_slack(b.upper)
+    low = _delta_at(b.lower, b.lower.pmf, eps) - _delta_slack(b.lower)
+    return max(low, 0.0), min(up, 1.0)
+
+
+def _initial_step(schedule: Schedule) -> float:
+    """A first grid step: a fraction of the composed loss's standard deviation per sqrt(total steps)."""
+    var = sum(p.steps * min(1.0 / p.sigma ** 2, p.q ** 2 * math.expm1(min(1.0 / p.sigma ** 2, 700.0)))
+              for p in schedule.phases)
+    return 0.05 * math.sqrt(var) / math.sqrt(schedule.total_steps) / 4.0
+
+
+def _refine(evaluate, schedule: Schedule, rel_width: float, max_refinements: int):
+    """Run ``evaluate(h) -> (lower, upper, extra)`` on finer grids until the relative width is met."""
+    h = _initial_step(schedule)
+    history = []
+    for _ in range(max_refinements + 1):
+        started = time.perf_counter()
+        low, up, extra = evaluate(h)
+        width = (up - low) / up if up > 0 else 0.0
+        history.append({"h": h, "lower": low, "upper": up, "relative_width": width,
+                        "seconds": time.perf_counter() - started})
+        if width <= rel_width:
+            return low, up, extra, history
+        # the connect-the-dots error is second order in h: shrink by the square root of the excess
+        h *= max(min(math.sqrt(0.7 * rel_width / max(width, 1e-300)), 0.7), 0.1)
+    raise AccuracyNotReached(f"relative width {width:.3g} > target {rel_width:.3g} after "
+                             f"{max_refinements} refinements (last grid step h={h:.3g})")
+
+
+def _validate_schedule(schedule) -> Schedule:
+    if not isinstance(schedule, Schedule):
+        raise InvalidParameter(f"schedule must be a numerics.schedule.Schedule, got {type(schedule).__name__}")
+    return schedule
+
+
+def _check_rel_width(rel_width) -> float:
+    x = float(rel_width) if isinstance(rel_width, (int, float)) and not isinstance(rel_width, bool) else math.nan
+    if not 0.0 < x < 1.0:
+        raise InvalidParameter(f"rel_width must lie in (0, 1), got {rel_width!r}")
+    return x
+
+
+def _directions(schedule: Schedule) -> tuple[str, ...]:
+    return ("remove", "add")
+
+
+def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELATIVE_WIDTH,
+                max_refinements: int = 6) -> EpsilonBounds:
+    r"""Certified bounds on the optimal epsilon at ``delta`` of ``schedule``.
+
+    Returns ``EpsilonBounds`` with ``epsilon_lower <= eps(delta) <= epsilon_upper`` and
+    ``(upper - lower) / upper <= rel_width``; the grid refines itself until the width is met, or
+    :class:`AccuracyNotReached` says why not. ``details``: grid step ``h``, ``tail`` (truncated mass
+    budget per side, part of delta), per-direction bounds, ``refinements`` (history) and ``seconds``.
+    """
+    schedule = _validate_schedule(schedule)
+    delta = check_delta(delta)
+    rel_width = _check_rel_width(rel_width)
+    tail = delta * rel_width * 1e-3
+    started = time.perf_counter()
+
+    def evaluate(h):
+        brackets = {d: _compose_direction(schedule, d, h, tail) for d in ("remove", "add")}
+        per_dir = {d: _eps_bracket(b, delta) for d, b in brackets.items()}
+        if schedule.adjacency == "replace-one":
+            return _replace_one_eps(schedule, brackets, delta, h, tail) + ({"directions": per_dir},)
+        low = max(v[0] for v in per_dir.values())
+        up = max(v[1] for v in per_dir.values())
+        return low, up, {"directions": {d: {"lower": v[0], "upper": v[1]} for d, v in per_dir.items()}}
+
+    low, up, extra, history = _refine(evaluate, schedule, rel_width, max_refinements)
+    details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
+               "seconds": time.perf_counter() - started, **extra}
+    return EpsilonBounds(low, up, delta, "pld", schedule.adjacency, True, details)
+
+
+def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELATIVE_WIDTH,
+              max_refinements: int = 6) -> DeltaBounds:
+    r"""Certified bounds on the optimal delta at ``epsilon``: ``delta_lower <= delta(eps) <= delta_upper``.
+
+    The grid refines until ``(upper - lower) / upper <= rel_width``. Replace-one: see the module docstring.
+    """
+    schedule = _validate_schedule(schedule)
+    epsilon = check_epsilon(epsilon)
+    rel_width = _check_rel_width(rel_width)
+    started = time.perf_counter()
+
+    def evaluate(h):
+        tail = 1e-300
+        # the tail budget must be small against delta itself, which is not known yet: use the
+        # composed upper delta from a first pass as its scale
+        brackets = {d: _compose_direction(schedule, d, h, 1e-12) for d in ("remove", "add")}
+        per_dir = {d: _delta_bracket(b, epsilon) for d, b in brackets.items()}
+        if schedule.adjacency == "replace-one":
+            raise InvalidParameter("delta_pld supports adjacency 'add-remove' only; use epsilon_pld for replace-one")
+        low = max(v[0] for v in per_dir.values())
+        up = max(v[1] for v in per_dir.values())
+        del tail
+        return low, up, {"directions": {d: {"lower": v[0], "upper": v[1]} for d, v in per_dir.items()}}
+
+    low, up, extra, history = _refine(evaluate, schedule, rel_width, max_refinements)
+    details = {"h": history[-1]["h"], "refinements": history,
+               "seconds": time.perf_counter() - started, **extra}
+    return DeltaBounds(low, up, epsilon, "pld", schedule.adjacency, True, details)
+
+
+def _replace_one_eps(schedule, brackets, delta, h, tail):
+    """Replace-one: upper from remove-then-add, lower from the realised opposite-vectors pair."""
+    rm, add = brackets["remove"].upper, brackets["add"].upper
+    best = math.inf
+    for share in np.linspace(0.02, 0.98, 49):
+        d1 = delta * share
+        e1 = _eps_at(rm, _upper_pmf(rm), d1 - rm.inf_mass - _delta_slack(rm))
+        if not math.isfinite(e1):
+            continue
+        d2 = (delta - d1) * math.exp(-e1)
+        e2 = _eps_at(add, _upper_pmf(add), d2 - add.inf_mass - _delta_slack(add))
+        best = min(best, e1 + e2)
+    per_step_tail = tail / schedule.total_steps
+    pairs = _pairs(schedule, "replace")
+    lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in pairs]
+    c = compose(lower, h, tail)
+    low = _eps_at(c, c.pmf, delta + _delta_slack(c))
+    return low, best
