@@ -14,3 +14,21 @@ fractional_orders = st.floats(min_value=1.05, max_value=200.0, allow_nan=False)
 
 phases = st.builds(Phase, q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 2000))
 schedules = st.lists(phases, min_size=1, max_size=3).map(lambda ps: Schedule(tuple(ps)))
+
+
+# --- seed 002 Lemma B.3 (helper s002-proofs) --------------------------------------------------------
+@st.composite
+def lemma_b3_points(draw, lam_cap: int = 300):
+    """(lam, sigma, q, r0) inside seed 002 Lemma B.3's hypothesis region (u_j = U_j(lam))."""
+    from hypothesis import assume
+
+    from theory.proactive_dp.lemma_b3 import lam_max_admissible
+
+    sigma = draw(st.floats(min_value=1.01, max_value=100.0, allow_nan=False))
+    r0 = draw(st.floats(min_value=1e-4, max_value=0.95, allow_nan=False))
+    frac = draw(st.floats(min_value=1e-3, max_value=1.0, allow_nan=False))
+    q = frac * r0 / sigma * (1 - 1e-12)
+    top = min(lam_max_admissible(sigma, q, r0), lam_cap)
+    assume(top >= 1)
+    lam = draw(st.integers(min_value=1, max_value=top))
+    return lam, sigma, q, r0

@@ -75,3 +75,110 @@ def test_u_at_least_one_is_rejected():
 @given(t=st.integers(3, 12), q=st.floats(1e-4, 0.3), sigma=st.floats(1.01, 30))
 def test_moment_bound_14_dominates_exact_moment_direction_a(t, q, sigma):
     assert tl.mixture_moment(t, q, sigma) <= tl.moment_bound_14(t, q, sigma)
+
+
+# --- proof replay (theory.proactive_dp.lemma_b3) ---------------------------------------------------
+
+from theory.proactive_dp import lemma_b3 as lb  # noqa: E402
+from tests.strategies import lemma_b3_points  # noqa: E402
+
+
+def test_exact_tail_two_ways_agree():
+    for lam, sigma, q in [(3, 2.0, 0.05), (50, 8.0, 0.01), (200, 20.0, 0.005)]:
+        with mpmath.workdps(60):
+            direct, via_a = tl.exact_tail_13(lam, q, sigma), tl.exact_tail_13_from_a(lam, q, sigma)
+            assert mpmath.almosteq(direct, via_a, rel_eps=mpmath.mpf(10) ** -25)
+
+
+def test_step_634_counterexample_recomputed():
+    """Counterexample to L634: sigma = 20, r0 = 0.36, q = r0/sigma, lam = 400 satisfies every hypothesis
+    of the lemma, yet x_{lam+1} = 2 lam q e^{lam/(2 sigma^2)}/((1-q) sigma) exceeds U_0(lam)."""
+    sigma, r0, lam = 20, Fraction(36, 100), 400
+    q = r0 / sigma
+    u0, u1 = tl.tail_u(lam, sigma, r0)
+    assert tl.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1)["all"]
+    x_top = 2 * lam * float(q) * math.exp(lam / (2 * sigma ** 2)) / ((1 - float(q)) * sigma)
+    assert x_top > 1.0 > float(u0)  # the geometric "ratio" would not even be below 1
+    assert lb.check_step_634().status == "refuted"
+
+
+def test_geometric_counterexample_recomputed_in_floats():
+    v = lb.check_geometric()
+    cex = v.counterexample
+    lam, sigma, q = cex["lam"], cex["sigma"], cex["q"]
+    u0, _ = tl.tail_u(lam, sigma, cex["r0"])
+    log_a = math.log(2 * lam * q / ((1 - q) * sigma))
+    logs = [t * (log_a + (t - 1) / (2 * sigma ** 2)) for t in range(3, lam + 2)]
+    top = max(logs)
+    log_sum = top + math.log(sum(math.exp(x - top) for x in logs))
+    assert log_sum > logs[0] - math.log(1 - float(u0))
+    assert math.isclose(log_sum - logs[0] + math.log(1 - float(u0)), cex["log_ratio_x"], rel_tol=1e-9)
+
+
+def test_step_15_counterexample_recomputed():
+    sigma = 216 / 215 * (1 + 1e-9)
+    q = 0.995  # <= r0/sigma with r0 = q sigma < 1
+    assert q * sigma < 1
+    c = lb.c_of_l612(q, sigma)
+    assert tl.moment_bound_14(3, q, sigma) > lb.eq15(3, q, sigma, c)
+    assert tl.moment_bound_14(3, q, sigma) <= lb.eq15(3, q, sigma, 2)  # with c = 2 the step holds here
+
+
+def test_regroup_counterexample_recomputed():
+    t, q, s = 3, 0.1, 2.0
+    e = math.exp((t * t - t) / (2 * s * s))
+    first = float(tl.moment_bound_14(t, q, s))
+    printed = ((2 * q) ** t * 2 * (1 + e) / (2 * (1 - q) ** (t - 1) * s ** t)
+               + q ** t * (1 + (1 - q) * 2 ** t * e * t ** t) / (2 * (1 - q) ** t * s ** (2 * t)))
+    corrected = printed + q ** t / (2 * (1 - q) ** t * s ** (2 * t))
+    assert not math.isclose(first, printed, rel_tol=1e-6)
+    assert math.isclose(first, corrected, rel_tol=1e-12)
+
+
+def _moment_b_quad(t, q, sigma):
+    """M_t in the direction (mu0, mu): int (mu0 - mu)^t / mu^(t-1) dz, by quadrature (notes §3.5)."""
+    with mpmath.workdps(30):
+        s = mpmath.mpf(sigma)
+        pdf = lambda z, m: mpmath.npdf(z, m, s)  # noqa: E731
+        f = lambda z: (q * (pdf(z, 0) - pdf(z, 1))) ** t / ((1 - q) * pdf(z, 0) + q * pdf(z, 1)) ** (t - 1)  # noqa: E731
+        return mpmath.quad(f, [-40 * s, -10 * s, 0, 0.5, 1, 10 * s, 40 * s])
+
+
+@pytest.mark.parametrize("t,q,sigma", [(3, 0.01, 1.5), (4, 0.1, 2.0), (5, 0.05, 4.0), (6, 0.2, 1.2)])
+def test_moment_bound_14_other_direction_by_quadrature(t, q, sigma):
+    assert _moment_b_quad(t, q, sigma) <= tl.moment_bound_14(t, q, sigma)
+
+
+@pytest.mark.parametrize("lam,q,sigma", [(2, 0.01, 1.005), (10, 0.1, 2.0), (30, 0.3, 1.5)])
+def test_t2_term_other_direction_by_quadrature(lam, q, sigma):
+    m2 = _moment_b_quad(2, q, sigma)
+    assert math.comb(lam + 1, 2) * m2 <= tl.second_order_term(lam, sigma, q)
+
+
+def test_region_points_satisfy_all_hypotheses():
+    for p in lb.region_points()[::7]:
+        u0, u1 = tl.tail_u(p["lam"], p["sigma"], p["r0"])
+        assert tl.lemma_b3_hypotheses(p["lam"], p["sigma"], p["q"], p["r0"], u0, u1)["all"]
+
+
+@given(lemma_b3_points())
+def test_conclusion_against_independent_binomial_oracle(pt):
+    lam, sigma, q, r0 = pt
+    u0, u1 = tl.tail_u(lam, sigma, r0)
+    assert tl.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1)["all"]
+    with mpmath.workdps(60):
+        exact = mpmath.log(_alpha_binomial(lam, sigma, q))
+        assert exact <= tl.lemma_b3_bound(lam, sigma, q, r0, u0, u1)
+        assert mpmath.almosteq(exact, tl.exact_alpha(lam, sigma, q), rel_eps=mpmath.mpf(10) ** -30)
+
+
+@pytest.mark.slow
+def test_conclusion_dense_grid():
+    """Exhaustive-ish version of the ledger claim: 6 lam per cell, more sigma and r0 (sweep runner)."""
+    from numerics.sweep import sweep
+
+    pts = lb.region_points(sigmas=(1.005, 1.2, 1.5, 2, 3, 5, 8, 12, 20, 35, 50, 75, 100),
+                           r0s=(1e-4, 0.001, 0.01, 0.05, 0.1, 0.2, 1 / math.e, 0.6, 0.9, 0.99),
+                           q_fractions=(1.0, 0.5, 0.1, 0.01), lams_per_point=8)
+    res = sweep(lb.conclusion_point, pts)
+    assert max(r["ratio"] for r in res) <= 1

@@ -36,6 +36,8 @@ from numerics.precision import MP_DPS
 #: seed 002 adds this lower bound on sigma (L516); 216 = 2^3 * 3^3 comes from the t = 3 term (L606-618).
 SIGMA_MIN_002 = mpmath.mpf(216) / 215
 VARIANTS = ("002", "000")
+#: extra digits for A - 1 - binom(lam+1, 2) M_2, which cancels the leading terms of A.
+TAIL_GUARD_DPS = 40
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -241,6 +243,24 @@ def exact_tail_13(lam, q, sigma):
         return +mpmath.fsum(math.comb(lam + 1, t) * moments[t] for t in range(3, lam + 2))
 
 
+def exact_tail_13_from_a(lam, q, sigma):
+    r"""The same tail (13) as :func:`exact_tail_13`, from the accountant: :math:`A_{\lambda+1} - 1 - \binom{\lambda+1}{2}M_2`.
+
+    Fast (the accountant's sum has positive terms); the subtraction cancels the leading 1 + O(q^2), so
+    :math:`\ln A` is taken with ``TAIL_GUARD_DPS`` extra digits.
+    """
+    from numerics.rdp import alpha_moment
+
+    lam = _check_lam(lam)
+    qq = _q_open_mp(q)
+    with mpmath.workdps(MP_DPS + TAIL_GUARD_DPS):
+        a = mpmath.exp(alpha_moment(float(q), float(sigma), lam, dps=MP_DPS + TAIL_GUARD_DPS))
+        m2 = qq ** 2 * (mpmath.exp(1 / _pos(sigma) ** 2) - 1)
+        tail = a - 1 - math.comb(lam + 1, 2) * m2
+    with mpmath.workdps(MP_DPS):
+        return +tail
+
+
 # --- the conclusion against the exact log moment -------------------------------------------------
 
 def exact_alpha(lam, sigma, q):
@@ -284,6 +304,6 @@ def max_lambda(sigma, q) -> int:
 
 __all__ = [
     "SIGMA_MIN_002", "tail_u", "lemma_b3_r", "lemma_b3_hypotheses", "second_order_term", "tail_bound",
-    "lemma_b3_bound", "moment_bound_14", "mixture_moments", "mixture_moment", "exact_tail_13", "exact_alpha", "tightest_u",
+    "lemma_b3_bound", "moment_bound_14", "mixture_moments", "mixture_moment", "exact_tail_13", "exact_tail_13_from_a", "exact_alpha", "tightest_u",
     "lemma_b3_margin", "lemma_b3_ratio", "max_lambda",
 ]
