@@ -1,0 +1,560 @@
+r"""Algorithm 2.1 / Appendix A of seed 000: the index map :math:`\rho`, the wait loop, and Theorem 2.1.
+
+Seed ``000_d613b97385d90362.txt``: Algorithm 2.1 (client with DP) L67-L124; Appendix A (setup L294-L298,
+server L302-L311, client L313-L369); Theorem 2.1 L130-L132 with proof B.1 L389-L412; the wait-loop
+simplification L136-L140 and B.2 L414-L428.
+
+Objects
+-------
+* ``a``: the setup's client-assignment table (L298), ``a[i][t'] = c`` for round ``i`` and in-round slot
+  ``t'`` in ``0..s_i-1``; clients are ``0..n-1`` here (the paper counts from 1). ``s_i = len(a[i])`` and
+  ``s_{i,c}`` is the number of slots of client ``c`` in round ``i``.
+* Labels ``(c, i, h)``: client ``c``'s ``h``-th gradient of round ``i``, ``h = 0..s_{i,c}-1`` exactly as in
+  MainClient (L339: ``h = 0`` ... ``while h < s_{i,c}``).
+* :math:`\rho(c,i,h) = \sum_{l<i}s_l + \min\{t' : h = |\{t \le t' : a(i,t)=c\}|\}` (L393). With
+  MainClient's 0-based ``h`` this is off by one (``h = 0`` has no such ``t'`` when ``a(i,0) = c``); the
+  corrected map uses ``h + 1`` (:func:`rho`), the printed one is :func:`rho_printed`.
+* :math:`t_{glob} = s_0+\dots+s_i-(s_{i,c}-h)-1`, :math:`t_{delay} = s_k+\dots+s_i-(s_{i,c}-h)` (L90, L339).
+
+Consistency (Definition 2.1, L61): the model :math:`\hat w_t` used by update :math:`t` contains every
+update :math:`j \le t-\tau(t)-1` (footnote 1: update :math:`j` is "the :math:`(j+1)`-th iteration").
+
+The event simulator below models the models by *which* updates they contain: a model is a dict from
+update index to its coefficient (the step size it was applied with), so inclusion is exact.
+"""
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import sympy as sp
+
+from numerics.errors import InvalidParameter
+from theory.ledger import Verdict, claim
+
+Table = Tuple[Tuple[int, ...], ...]
+Label = Tuple[int, int, int]
+
+
+# --- setup and the index map ---------------------------------------------------------------------
+
+def check_table(a: Sequence[Sequence[int]], n: int) -> Table:
+    """Validate an assignment table: rounds are sequences of client ids in ``0..n-1``."""
+    if not isinstance(n, int) or n < 1:
+        raise InvalidParameter(f"n (number of clients) must be a positive integer, got {n!r}")
+    table = tuple(tuple(r) for r in a)
+    if not table:
+        raise InvalidParameter("a (assignment table) must have at least one round")
+    for r in table:
+        if any((not isinstance(c, int)) or not 0 <= c < n for c in r):
+            raise InvalidParameter(f"a: every entry must be a client id in 0..{n - 1}, got round {r!r}")
+    return table
+
+
+def random_table(sizes: Sequence[int], p: Sequence[float], rng: random.Random) -> Table:
+    """Setup L298: ``a(i,t) = c`` with probability ``p_c``, independently for every slot."""
+    return tuple(tuple(rng.choices(range(len(p)), weights=p, k=s)) for s in sizes)
+
+
+def round_starts(a: Table) -> Tuple[int, ...]:
+    r""":math:`(\sum_{l<i}s_l)_{i}` and, last, the total :math:`\sum_l s_l`."""
+    return tuple(itertools.accumulate((len(r) for r in a), initial=0))
+
+
+def client_size(a: Table, i: int, c: int) -> int:
+    """:math:`s_{i,c} = |\\{t : a(i,t) = c\\}|` (L298)."""
+    return sum(1 for x in a[i] if x == c)
+
+
+def labels(a: Table, n: int) -> List[Label]:
+    """Every MainClient label ``(c, i, h)``, ``0 <= h < s_{i,c}``."""
+    return [(c, i, h) for i in range(len(a)) for c in range(n) for h in range(client_size(a, i, c))]
+
+
+def rho(a: Table, c: int, i: int, h: int) -> int:
+    r"""Corrected :math:`\rho(c,i,h)`: the slot of client ``c``'s :math:`(h+1)`-th assignment in round ``i``."""
+    count = 0
+    for t_prime, x in enumerate(a[i]):
+        count += x == c
+        if x == c and count == h + 1:
+            return round_starts(a)[i] + t_prime
+    raise InvalidParameter(f"label (c={c}, i={i}, h={h}) outside 0 <= h < s_(i,c) = {client_size(a, i, c)}")
+
+
+def rho_printed(a: Table, c: int, i: int, h: int) -> Optional[int]:
+    r""":math:`\rho` exactly as printed (L393); ``None`` where the set it minimises over is empty."""
+    count = 0
+    for t_prime, x in enumerate(a[i]):
+        count += x == c
+        if count == h:
+            return round_starts(a)[i] + t_prime
+    return None
+
+
+def rho_inverse(a: Table, t: int, *, printed: bool = False) -> Label:
+    r"""The inverse procedure of L397: round, slot, client, then the count :math:`h`.
+
+    ``printed=True`` returns the printed count :math:`|\{t \le t' : a(i,t)=c\}|` (1-based); otherwise the
+    0-based MainClient ``h`` (that count minus one).
+    """
+    starts = round_starts(a)
+    if not 0 <= t < starts[-1]:
+        raise InvalidParameter(f"t must lie in 0..{starts[-1] - 1}, got {t!r}")
+    i = bisect.bisect_right(starts, t) - 1          # the largest i with sum_{l<i} s_l <= t
+    t_prime = t - starts[i]
+    c = a[i][t_prime]
+    count = sum(1 for x in a[i][:t_prime + 1] if x == c)
+    return (c, i, count if printed else count - 1)
+
+
+def t_glob(a: Table, c: int, i: int, h: int) -> int:
+    """L90/L339: :math:`s_0+\\dots+s_i-(s_{i,c}-h)-1`."""
+    return round_starts(a)[i + 1] - (client_size(a, i, c) - h) - 1
+
+
+def t_delay(a: Table, c: int, i: int, h: int, k: int) -> int:
+    """L90/L339: :math:`s_k+\\dots+s_i-(s_{i,c}-h)` (client's last received broadcast counter ``k``)."""
+    starts = round_starts(a)
+    return starts[i + 1] - starts[k] - (client_size(a, i, c) - h)
+
+
+# --- the wait rules --------------------------------------------------------------------------------
+
+def may_proceed(rule: str, *, tau: Callable[[int], int], a: Table, c: int, i: int, h: int, k: int, d: int = 0) -> bool:
+    """Whether client ``c`` at label ``(c,i,h)`` with broadcast counter ``k`` leaves the wait loop.
+
+    ``"le"``: Appendix A, wait while :math:`\\tau(t_{glob}) \\le t_{delay}` (L341).
+    ``"eq"``: Algorithm 2.1, wait while :math:`\\tau(t_{glob}) = t_{delay}` (L90).
+    ``"lag"``: B.2's replacement for :math:`i \\ge d+1`, read as "proceed iff :math:`i - k \\le d`" (the
+    invariant L420 states); the literal "wait while :math:`i = k + d`" blocks for ever when d = 0 (at
+    :math:`i = k`, round :math:`i` can only complete after this client leaves the loop). Rounds
+    :math:`i \\le d` keep the ``"le"`` rule.
+    """
+    if rule == "lag" and i >= d + 1:
+        return i - k <= d
+    tg, td = tau(t_glob(a, c, i, h)), t_delay(a, c, i, h, k)
+    if rule in ("le", "lag"):
+        return not tg <= td
+    if rule == "eq":
+        return tg != td
+    raise InvalidParameter(f"rule must be 'le', 'eq' or 'lag', got {rule!r}")
+
+
+def guaranteed_contents(a: Table, c: int, i: int, h: int, k: int) -> set:
+    r"""Updates that :math:`\hat w_{c,i,h}` contains for every message timing with counter ``k``.
+
+    Rounds :math:`< k` (the server invariant L310: :math:`\hat v_k` holds them) and the client's own
+    earlier updates of round ``i`` (ISR L327: :math:`\hat w = \hat v - \bar\eta_i U`).
+    """
+    starts = round_starts(a)
+    own = {rho(a, c, i, j) for j in range(h)}
+    return set(range(starts[k])) | own
+
+
+def consistency_failures(a: Table, n: int, tau: Callable[[int], int], rule: str, d: int = 0, limit: int = 1):
+    """Labels and counters ``k <= i`` at which the wait rule lets a step through that violates Definition 2.1."""
+    bad = []
+    for (c, i, h) in labels(a, n):
+        t = rho(a, c, i, h)
+        need = set(range(max(0, t - tau(t))))          # updates 0..t - tau(t) - 1
+        for k in range(i + 1):
+            if may_proceed(rule, tau=tau, a=a, c=c, i=i, h=h, k=k, d=d) and not need <= guaranteed_contents(a, c, i, h, k):
+                bad.append({"c": c, "i": i, "h": h, "k": k, "t": t, "tau_t": tau(t),
+                            "missing": sorted(need - guaranteed_contents(a, c, i, h, k))[:5]})
+                if len(bad) >= limit:
+                    return bad
+    return bad
+
+
+def property_3(a: Table, tau: Callable[[int], int], d: int) -> bool:
+    r"""(3): :math:`\tau(\sum_{j\le i}s_j) \ge \sum_{j=i-d}^{i}s_j` for all :math:`i \ge d+1` (L418)."""
+    starts = round_starts(a)
+    return all(tau(starts[i + 1]) >= starts[i + 1] - starts[i - d] for i in range(d + 1, len(a)))
+
+
+def lag_nondecreasing(tau: Callable[[int], int], upto: int) -> bool:
+    """Setup's hypothesis: :math:`t - \\tau(t)` is increasing (non-decreasing) in t, checked on -1..upto."""
+    lags = [t - tau(t) for t in range(-1, upto + 1)]
+    return all(x <= y for x, y in zip(lags, lags[1:]))
+
+
+# --- small exhaustive domains ----------------------------------------------------------------------
+
+def all_tables(sizes: Sequence[int], n: int):
+    """Every assignment table with the given round sizes and ``n`` clients."""
+    for flat in itertools.product(range(n), repeat=sum(sizes)):
+        it = iter(flat)
+        yield tuple(tuple(next(it) for _ in range(s)) for s in sizes)
+
+
+def tau_family():
+    """Integer delay functions with t - tau(t) non-decreasing (named, for evidence)."""
+    for c in range(0, 5):
+        yield f"{c}", (lambda t, c=c: c)
+        yield f"max(0,t-{c})", (lambda t, c=c: max(0, t - c))
+        yield f"{c}+floor(t/2)", (lambda t, c=c: c + max(t, 0) // 2)
+
+
+#: exhaustive domain: round sizes and client counts (every table is enumerated).
+EXHAUSTIVE_SIZES = ((1, 2, 2), (2, 2, 3), (3, 1, 2))
+EXHAUSTIVE_CLIENTS = (1, 2)
+
+
+def _exhaustive_tables():
+    for n in EXHAUSTIVE_CLIENTS:
+        for sizes in EXHAUSTIVE_SIZES:
+            for a in all_tables(sizes, n):
+                yield n, a
+
+
+# --- event simulation of Appendix A (no DP) ------------------------------------------------------
+
+@dataclass
+class _Client:
+    i: int = 0
+    h: int = 0
+    k: int = 0
+    U: Dict[int, int] = field(default_factory=dict)        # update index -> multiplicity (gradient sum)
+    w_hat: Dict[int, Fraction] = field(default_factory=dict)  # update index -> step size applied
+
+
+@dataclass
+class SimulationResult:
+    steps: List[dict]
+    deadlock: Optional[dict]
+    violations: List[dict]
+
+
+def simulate(a: Table, n: int, *, tau: Callable[[int], int], rule: str, d: int = 0, seed: int = 0,
+             eta_bar: Optional[Sequence[Fraction]] = None, server_loop: bool = False,
+             max_events: int = 100_000) -> SimulationResult:
+    """Run Setup/Server/Client of Appendix A on table ``a`` with random message delays and ordering.
+
+    Each event is chosen uniformly among: a client leaves its wait loop and takes one step (or sends a
+    finished round), the server processes one in-flight client message, or a client receives one
+    in-flight broadcast. Checks at every event: the server invariant (L310), that each gradient step's
+    model contains every update ``<= t - tau(t) - 1`` (Theorem 2.1), and at the end the round-sum identity
+    (L401-L406). ``server_loop=True`` replaces the server's "if H has (k,c) for all c" by a loop.
+    """
+    a = check_table(a, n)
+    rng = random.Random(seed)
+    R = len(a)
+    eta = tuple(eta_bar) if eta_bar is not None else tuple(Fraction(1, i + 2) for i in range(R))
+    clients = [_Client() for _ in range(n)]
+    v_hat: Dict[int, Fraction] = {}
+    server_k, H, sent = 0, set(), {}
+    to_server: List[Tuple[int, int, Dict[int, int]]] = []
+    to_client: List[Tuple[int, Dict[int, Fraction], int]] = []
+    steps, violations = [], []
+
+    def own_partial(cl: _Client) -> Dict[int, Fraction]:
+        return {t: eta[cl.i] * mult for t, mult in cl.U.items()}
+
+    for _ in range(max_events):
+        moves = []
+        for c, cl in enumerate(clients):
+            if cl.i >= R:
+                continue
+            if cl.h == client_size(a, cl.i, c):
+                moves.append(("send", c))
+            elif may_proceed(rule, tau=tau, a=a, c=c, i=cl.i, h=cl.h, k=cl.k, d=d):
+                moves.append(("step", c))
+        moves += [("server", j) for j in range(len(to_server))]
+        moves += [("deliver", j) for j in range(len(to_client))]
+        if not moves:
+            done = all(cl.i >= R for cl in clients)
+            deadlock = None if done else {"clients": [(cl.i, cl.h, cl.k) for cl in clients], "server_k": server_k,
+                                          "H": sorted(H)}
+            break
+        kind, j = rng.choice(moves)
+        if kind == "step":
+            c, cl = j, clients[j]
+            t = rho(a, c, cl.i, cl.h)
+            need = range(max(0, t - tau(t)))
+            missing = [u for u in need if u not in cl.w_hat]
+            if missing:
+                violations.append({"c": c, "i": cl.i, "h": cl.h, "k": cl.k, "t": t, "missing": missing[:5]})
+            steps.append({"t": t, "c": c, "i": cl.i, "h": cl.h, "k": cl.k})
+            cl.U[t] = cl.U.get(t, 0) + 1                   # U = U + g   (L355)
+            cl.w_hat[t] = eta[cl.i]                          # w = w_hat - eta_i g; w_hat = w   (L359)
+            cl.h += 1
+        elif kind == "send":
+            c, cl = j, clients[j]
+            to_server.append((cl.i, c, dict(cl.U)))          # send (i, c, U)   (L367)
+            sent[(cl.i, c)] = dict(cl.U)
+            cl.i, cl.h, cl.U = cl.i + 1, 0, {}
+        elif kind == "server":
+            i, c, U = to_server.pop(j)
+            for t, mult in U.items():                        # v_hat = v_hat - eta_i U   (L310)
+                v_hat[t] = v_hat.get(t, 0) + eta[i] * mult
+            H.add((i, c))
+            while all((server_k, cc) in H for cc in range(n)):
+                H -= {(server_k, cc) for cc in range(n)}
+                server_k += 1
+                to_client += [(cc, dict(v_hat), server_k) for cc in range(n)]
+                if not server_loop:
+                    break
+            expected = {}
+            for (ii, cc), UU in sent.items():                # server invariant (L310)
+                if ii < server_k or (ii, cc) in H:
+                    for t, mult in UU.items():
+                        expected[t] = expected.get(t, 0) + eta[ii] * mult
+            if expected != v_hat:
+                violations.append({"server_invariant": True, "k": server_k})
+        else:
+            c, vh, k = to_client.pop(j)
+            cl = clients[c]
+            if k > cl.k and cl.i < R:                        # ISR (L323-L331)
+                cl.k = k
+                cl.w_hat = {**vh, **own_partial(cl)}
+    else:
+        deadlock = {"max_events": max_events}
+    starts = round_starts(a)
+    if deadlock is None:
+        for i in range(R):                                    # round-sum identity (L401-L406)
+            got = sorted(t for c in range(n) for t in sent.get((i, c), {}))
+            if got != list(range(starts[i], starts[i + 1])):
+                violations.append({"round_sum": i, "got": got})
+    return SimulationResult(steps, deadlock, violations)
+
+
+# =================================================================================================
+# Ledger claims
+# =================================================================================================
+
+def _first_rho_failure(printed: bool):
+    for n, a in _exhaustive_tables():
+        images = []
+        for (c, i, h) in labels(a, n):
+            t = rho_printed(a, c, i, h) if printed else rho(a, c, i, h)
+            if t is None or rho_inverse(a, t, printed=printed) != (c, i, h + (1 if printed else 0)):
+                return {"n": n, "a": [list(r) for r in a], "label": [c, i, h], "rho": t}
+            images.append(t)
+        if sorted(images) != list(range(round_starts(a)[-1])):
+            return {"n": n, "a": [list(r) for r in a], "images": images}
+    return None
+
+
+def _count_tables() -> int:
+    return sum(1 for _ in _exhaustive_tables())
+
+
+@claim(id="000.thm-2.1.rho-bijection", seed="000", lines="L391-L397",
+       statement="rho maps MainClient's labels (c,i,h) bijectively onto the global iteration counts, inverted by the L397 procedure.",
+       recorded="holds-with-correction")
+def rho_bijection() -> Verdict:
+    printed_failure = _first_rho_failure(printed=True)
+    corrected_failure = _first_rho_failure(printed=False)
+    evidence = {"domain": {"clients": list(EXHAUSTIVE_CLIENTS), "round_sizes": [list(s) for s in EXHAUSTIVE_SIZES],
+                           "tables": _count_tables()},
+                "printed_counterexample": printed_failure,
+                "correction": "use h + 1 in rho (MainClient's h is 0-based) and h = count - 1 in the inverse"}
+    if corrected_failure:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=corrected_failure)
+    if printed_failure:
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=printed_failure)
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+
+
+@claim(id="000.thm-2.1.round-sum", seed="000", lines="L401-L406",
+       statement="The labels of round i map under rho onto exactly the iterations s_0+..+s_{i-1} .. s_0+..+s_i-1, so sum_c U_{i,c} is that round's gradient sum.",
+       recorded="holds")
+def round_sum() -> Verdict:
+    for n, a in _exhaustive_tables():
+        starts = round_starts(a)
+        for i in range(len(a)):
+            got = sorted(rho(a, c, ii, h) for (c, ii, h) in labels(a, n) if ii == i)
+            if got != list(range(starts[i], starts[i + 1])):
+                return Verdict("refuted", "exact", evidence={}, counterexample={"a": [list(r) for r in a], "i": i})
+    return Verdict("holds", "exact", margin=0.0, evidence={"tables": _count_tables(), "rho": "corrected (h + 1)"})
+
+
+@claim(id="000.thm-2.1.t-le-tglob", seed="000", lines="L410",
+       statement="rho(c,i,h) <= t_glob = s_0+..+s_i-(s_{i,c}-h)-1 for every label.",
+       recorded="holds-with-correction")
+def t_le_tglob() -> Verdict:
+    worst, example = None, None
+    for n, a in _exhaustive_tables():
+        for (c, i, h) in labels(a, n):
+            excess = rho(a, c, i, h) - t_glob(a, c, i, h)
+            if worst is None or excess > worst:
+                worst, example = excess, {"n": n, "a": [list(r) for r in a], "label": [c, i, h],
+                                          "rho": rho(a, c, i, h), "t_glob": t_glob(a, c, i, h)}
+    evidence = {"max rho - t_glob": worst, "tables": _count_tables(),
+                "correction": "rho(c,i,h) <= t_glob + 1 (t_glob + 1 is the last slot client c can occupy)"}
+    if worst <= 0:
+        return Verdict("holds", "exact", margin=float(-worst), evidence=evidence)
+    if worst == 1:
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example)
+    return Verdict("refuted", "exact", margin=float(-worst), evidence=evidence, counterexample=example)
+
+
+def _rule_failures(rule: str, d: int = 0, require_property_3: bool = False):
+    checked = 0
+    for n, a in _exhaustive_tables():
+        for name, tau in tau_family():
+            if not lag_nondecreasing(tau, round_starts(a)[-1]):
+                continue
+            if require_property_3 and not property_3(a, tau, d):
+                continue
+            checked += 1
+            bad = consistency_failures(a, n, tau, rule, d)
+            if bad:
+                return checked, {"n": n, "a": [list(r) for r in a], "tau": name, "d": d, **bad[0]}
+    return checked, None
+
+
+@claim(id="000.thm-2.1.consistency", seed="000", lines="L130-L132, L408-L410, L341",
+       statement="With Appendix A's wait loop (wait while tau(t_glob) <= t_delay) every update's model contains all updates up to t - tau(t), whatever the message timing.",
+       recorded="holds")
+def consistency_le() -> Verdict:
+    checked, bad = _rule_failures("le")
+    evidence = {"cases": checked, "tau_family": [n for n, _ in tau_family()], "k": "every 0 <= k <= i",
+                "model": "worst case: model holds rounds < k and own earlier updates of round i only"}
+    if bad:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+
+
+@claim(id="000.alg.wait-equality", seed="000", lines="L90, L341",
+       statement="Algorithm 2.1's wait condition 'while tau(t_glob) = t_delay' keeps t_delay <= tau(t_glob), hence consistency.",
+       recorded="refuted")
+def wait_equality() -> Verdict:
+    checked, bad = _rule_failures("eq")
+    evidence = {"cases": checked, "why": "t_delay grows by s_{i+1} - s_{i+1,c} at a round boundary and starts at "
+                "s_0 - s_{0,c}, so it can pass tau(t_glob) without ever being equal to it; Appendix A's '<=' is needed"}
+    if bad:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+
+
+def _invariant_chain_failure(d: int):
+    """A state allowed by B.2 (property (3), i - k <= d, i >= d+1) with t_delay > tau(t_glob)."""
+    worst = None
+    for n, a in _exhaustive_tables():
+        for name, tau in tau_family():
+            if not lag_nondecreasing(tau, round_starts(a)[-1]) or not property_3(a, tau, d):
+                continue
+            for (c, i, h) in labels(a, n):
+                if i < d + 1:
+                    continue
+                for k in range(i - d, i + 1):
+                    gap = t_delay(a, c, i, h, k) - tau(t_glob(a, c, i, h))
+                    if worst is None or gap > worst[0]:
+                        worst = (gap, {"n": n, "a": [list(r) for r in a], "tau": name, "d": d,
+                                       "label": [c, i, h], "k": k, "t_delay": t_delay(a, c, i, h, k),
+                                       "tau(t_glob)": tau(t_glob(a, c, i, h))})
+    return worst
+
+
+@claim(id="000.thm-2.1.wait-invariant", seed="000", lines="L416-L428",
+       statement="Under property (3), the wait rule i - k <= d (i >= d+1) implies t_delay <= tau(t_glob).",
+       recorded="holds-with-correction")
+def wait_invariant() -> Verdict:
+    rows = [_invariant_chain_failure(d) for d in (0, 1)]
+    gap, example = max(rows, key=lambda r: r[0])
+    evidence = {"max t_delay - tau(t_glob)": gap, "per_d": [r[0] for r in rows],
+                "why": "L426 writes t_delay = s_k+..+s_i-(s_{i,c}-h)-1, but L339 defines it without the -1",
+                "correction": "t_delay <= tau(t_glob) + 1; consistency still follows (000.thm-2.1.wait-consistency)"}
+    if gap <= 0:
+        return Verdict("holds", "exact", margin=float(-gap), evidence=evidence)
+    if gap == 1:
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example)
+    return Verdict("refuted", "exact", margin=float(-gap), evidence=evidence, counterexample=example)
+
+
+@claim(id="000.thm-2.1.wait-consistency", seed="000", lines="L136-L140, L416-L420",
+       statement="Under property (3), replacing the wait condition by 'proceed iff i - k <= d' (i >= d+1) still yields a sequence consistent with tau.",
+       recorded="holds")
+def wait_consistency() -> Verdict:
+    checked, bad, per_d = 0, None, {}
+    for d in (0, 1):
+        c_d, bad = _rule_failures("lag", d=d, require_property_3=True)
+        per_d[d], checked = c_d, checked + c_d
+        if bad:
+            break
+    evidence = {"cases": checked, "per_d": per_d,
+                "reading": "proceed iff i - k <= d for i >= d+1; the literal 'wait while i = k + d' blocks for ever at "
+                           "i = k when d = 0 (round i cannot complete while this client waits)"}
+    if bad:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+
+
+@claim(id="000.alg.broadcast-content", seed="000", lines="L77, L310",
+       statement="A received broadcast (v_hat, k) includes all updates up to and including round k.",
+       recorded="refuted")
+def broadcast_content() -> Verdict:
+    # Two clients, one slot each per round; each sends round 0 and round 1 before the server processes round 1.
+    a = ((0, 1), (0, 1))
+    starts = round_starts(a)
+    rounds_sent = [(0, 0), (0, 1), (1, 0)]            # (round, client) processed by the server, in order
+    v_hat, k, H = set(), 0, set()
+    broadcasts = []
+    for i, c in rounds_sent:
+        v_hat |= {rho(a, c, i, 0)}
+        H.add((i, c))
+        if all((k, cc) in H for cc in range(2)):
+            H -= {(k, cc) for cc in range(2)}
+            k += 1
+            broadcasts.append((k, sorted(v_hat)))
+    k1, contents = broadcasts[0]
+    round_k = set(range(starts[k1], starts[k1 + 1]))
+    ok = round_k <= set(contents)
+    evidence = {"server": "L310: v_hat_k includes rounds 0..k-1", "broadcasts": broadcasts,
+                "correction": "v_hat_k includes all updates up to and including round k - 1"}
+    if ok:
+        return Verdict("holds", "exact", evidence=evidence)
+    return Verdict("refuted", "exact", evidence=evidence,
+                   counterexample={"a": [list(r) for r in a], "k": k1, "contents": contents,
+                                   "missing_round_k": sorted(round_k - set(contents))})
+
+
+@claim(id="000.alg.noise-sign", seed="000", lines="L118, L310",
+       statement="After injecting noise (L118) the client's local model equals its start model minus eta_i times the U the server subtracts.",
+       recorded="refuted")
+def noise_sign() -> Verdict:
+    eta, n, G, w0 = sp.symbols("eta_i n G w_0", real=True)   # G = sum of the round's clipped gradients
+    U = G + n                                              # L118: U = U + n
+    client_model = w0 - eta * G + eta * n                  # L110 recursion, then w_hat = w_hat + eta n
+    server_view = w0 - eta * U                             # L310: v_hat = v_hat - eta_i U
+    diff = sp.simplify(client_model - server_view)
+    ok = diff == 0
+    evidence = {"client - server": str(diff), "effect": "the local model moves by +eta n, the global one by -eta n; "
+                "the next ISR overwrites the local model, so only the models between the round's end and that broadcast differ"}
+    if ok:
+        return Verdict("holds", "symbolic", evidence=evidence)
+    return Verdict("refuted", "symbolic", evidence=evidence,
+                   counterexample={"eta_i": 1, "n": 1, "G": 0, "w_0": 0, "client": 1, "server": -1})
+
+
+#: random simulations behind 000.thm-2.1.simulation: round sizes, client weights, delay function.
+SIM_SIZES = (2, 3, 4, 5, 6)
+SIM_WEIGHTS = (0.5, 0.3, 0.2)
+SIM_TAU = ("3+floor(t/2)", lambda t: 3 + max(t, 0) // 2)
+
+
+@claim(id="000.thm-2.1.simulation", seed="000", lines="L130-L134, L302-L369",
+       statement="Setup/Server/Client of Appendix A, with random delays and out-of-order delivery, keep the server invariant, the round-sum identity and consistency with tau.",
+       recorded="holds")
+def simulation(runs: int = 40) -> Verdict:
+    name, tau = SIM_TAU
+    n = len(SIM_WEIGHTS)
+    problems, deadlocks, steps = [], 0, 0
+    for seed in range(runs):
+        a = random_table(SIM_SIZES, SIM_WEIGHTS, random.Random(seed))
+        res = simulate(a, n, tau=tau, rule="le", seed=seed)
+        steps += len(res.steps)
+        deadlocks += res.deadlock is not None
+        if res.violations:
+            problems.append({"seed": seed, "a": [list(r) for r in a], "violation": res.violations[0]})
+    evidence = {"points": runs, "where": {"round_sizes": list(SIM_SIZES), "p": list(SIM_WEIGHTS), "tau": name,
+                                          "rule": "le (Appendix A)", "seeds": [0, runs - 1]},
+                "gradient_steps": steps, "runs_ending_in_deadlock": deadlocks}
+    if problems:
+        return Verdict("refuted", "sampled", evidence=evidence, counterexample=problems[0])
+    return Verdict("holds", "sampled", margin=0.0, evidence=evidence)
