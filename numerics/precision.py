@@ -24,3 +24,5 @@ PLD_MAX_GRID_POINTS = 2 ** 24
 #: (seed 000's worked examples): float64 round-off and the paper's reuse of its own printed, truncated
 #: intermediates (e.g. 8/1.38361486085 at 000 L1674) move the last 6-7 of 17 digits.
 PRINTED_FLOAT_RTOL = 1e-9
+#: mass the PLD accountant may leave outside its grid (each side) when it bounds delta at a given eps.
+PLD_DELTA_TAIL = 1e-18

@@ -2,3 +2,4 @@
 
 One submodule per concept; claims register on import (see theory.ledger.CLAIM_MODULES).
 """
+from .r0_sigma import r0  # noqa: E402,F401  (the issue's public entry point theory.async_fl.r0(sigma, p))
