@@ -5,6 +5,7 @@ A changed verdict fails here loudly; fix the code or, after convincing yourself 
 right, the claim's ``recorded`` status. Every check is fast by contract (< 5 s), so all run in CI.
 """
 import json
+import math
 import os
 import re
 import time
@@ -71,3 +72,26 @@ def test_claim_cites_seed_lines_that_exist(c):
         pytest.skip(f"seed file {seed_file} not present (clean checkout without /work/shared)")
     n_lines = len(seed_file.read_text(encoding="utf-8").splitlines())
     assert max(spans) <= n_lines, f"{c.id}: lines {c.lines} beyond the {n_lines} lines of {c.seed_file}"
+
+
+# --- counterexamples of the numerics claims (theory/numerics_claims.py), recomputed independently ----
+
+def test_theorem_b1_counterexample_meets_the_hypotheses_and_breaks_the_conclusion():
+    """002.thm-B1: at the reported point every hypothesis of the quote holds, yet the mechanism is not
+    (eps, delta)-DP: scipy's normal CDF (not the claim's mpmath) and the certified PLD lower bound."""
+    from scipy.stats import norm
+
+    c = ledger.get("002.thm-B1.moments-accountant")
+    cx = c.evaluate().counterexample
+    q, steps, sigma, eps, delta = cx["q"], cx["steps"], cx["sigma"], cx["epsilon"], cx["delta"]
+    assert 0 < q <= 1 and eps < cx["c1"] * steps * q ** 2
+    assert sigma >= cx["c2"] * q * math.sqrt(steps * math.log(1 / delta)) / eps * (1 - 1e-12)
+    mu = math.sqrt(steps) / sigma                    # q = 1: T Gaussian steps compose to mu-GDP exactly
+    assert q == 1.0
+    delta_exact = norm.cdf(-eps / mu + mu / 2) - math.exp(eps + norm.logcdf(-eps / mu - mu / 2))
+    assert delta_exact > delta
+    pld = pytest.importorskip("numerics.pld")
+    from numerics.schedule import Schedule
+
+    bounds = pld.epsilon_pld(Schedule.constant(q=q, sigma=sigma, steps=steps), delta)
+    assert bounds.epsilon_lower > eps               # certified: the privacy loss at delta exceeds eps
