@@ -105,3 +105,17 @@ def test_table_claims(cid):
     # every mismatch sits in the asym column's f-DP cells and is explained by 2k epochs
     assert all(r["column"] == "T_min,asym" and r["cell"] in ("epsilon_fdp", "factor") for r in bad)
     assert v.evidence["mismatches_explained_by_2k_epochs"]
+
+
+def test_l1598_counterexample_is_certified():
+    v = get("002.calc-D4.L1598").evaluate()
+    assert v.status == get("002.calc-D4.L1598").recorded
+    ce = v.counterexample
+    assert ce["epsilon_upper"] < ce["epsilon_target"]  # the target IS achieved at T_min,asym rounds
+
+
+def test_critical_rounds_brackets_the_target():
+    c = C.certified_columns(9)
+    crit = c["critical"]
+    assert crit["epsilon_upper"] <= c["epsilon_target"] < crit["epsilon_lower_at_one_fewer"]
+    assert crit["exact"] and crit["rounds"] < c["t_min"]
