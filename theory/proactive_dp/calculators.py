@@ -445,7 +445,8 @@ def certified_columns(table: int) -> dict:
     inp = CALCULATOR_TABLES[table]["inputs"]
     r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"], theta=inp["theta"])
     kn = int(round(r.k * r.n))
-    cols = {name: certified_epsilon(n=r.n, k_total=kn, s=math.floor(s), sigma=r.sigma, delta=r.delta)
+    cols = {name: {"s": math.floor(s), **certified_epsilon(n=r.n, k_total=kn, s=math.floor(s), sigma=r.sigma,
+                                                           delta=r.delta)}
             for name, s in (("T_min", r.s_max), ("T_min,asym", r.s_max_asym))}
     crit = critical_rounds(n=r.n, k=r.k, sigma=r.sigma, delta=r.delta, epsilon=r.epsilon)
     return {"epsilon_target": r.epsilon, "t_min": r.t_min, "t_min_asym": r.t_min_asym, "certified": cols,

@@ -1,0 +1,9 @@
+"""Seed 002 Table 9 regenerated (run: `make table-002-9` or `python -m figures.run table-002-9 [--quick]`).
+
+Writes figures/out/table_002_9.csv and .md; see figures/tables_002.py for what each column is.
+"""
+from figures.tables_002 import main_for
+
+
+def main(argv=None):
+    main_for(9, argv)
