@@ -123,20 +123,41 @@ def _a_frac(q, sigma, alpha):
     z0 = sigma ** 2 * mpmath.log(1 / q - 1) + mpmath.mpf(1) / 2
     two_s2 = 2 * sigma ** 2
     sqrt2s = mpmath.sqrt(2) * sigma
+    binomials = _BinomialSequence(alpha)
 
-    def below(i):  # integral over z < z0 of the i-th term of the expansion in powers of q e^{..}
-        return (mpmath.binomial(alpha, i) * (1 - q) ** (alpha - i) * q ** i
-                * mpmath.exp((i * i - i) / two_s2) * mpmath.erfc((i - z0) / sqrt2s) / 2)
-
-    def above(i):  # integral over z > z0 of the i-th term of the expansion in powers of (1 - q)
+    def term(i):  # i-th terms of both series: z < z0 in powers of q e^{..}, z > z0 in powers of (1 - q)
+        i = int(i)
         j = alpha - i
-        return (mpmath.binomial(alpha, i) * (1 - q) ** i * q ** j
-                * mpmath.exp((j * j - j) / two_s2) * mpmath.erfc((z0 - j) / sqrt2s) / 2)
+        below = ((1 - q) ** j * q ** i * mpmath.exp((i * i - i) / two_s2)
+                 * mpmath.erfc((i - z0) / sqrt2s))
+        above = ((1 - q) ** i * q ** j * mpmath.exp((j * j - j) / two_s2)
+                 * mpmath.erfc((z0 - j) / sqrt2s))
+        return binomials[i] * (below + above) / 2
 
     head_end = int(mpmath.floor(alpha)) + 1  # from here on the binomials alternate in sign
-    total = mpmath.fsum(below(i) + above(i) for i in range(head_end))
-    tail = mpmath.nsum(lambda i: below(i) + above(i), [head_end, mpmath.inf])
-    return total + tail
+    head = mpmath.fsum(term(i) for i in range(head_end))
+    # Shanks extrapolation of the alternating tail; strict=True raises instead of returning a
+    # non-converged value. Working precision 2x + 30 bits (mpmath's default 4x is ~2x slower and
+    # agrees to the last digit at every point of tests/test_rdp.py).
+    tail = mpmath.nsum(term, [head_end, mpmath.inf], method="shanks", strict=True,
+                       workprec=2 * mpmath.mp.prec + 30)
+    return head + tail
+
+
+class _BinomialSequence:
+    r""":math:`\binom{\alpha}{i}` for i = 0, 1, ... by the recurrence
+    :math:`\binom{\alpha}{i+1} = \binom{\alpha}{i}(\alpha-i)/(i+1)` (cheaper than gamma functions);
+    values are computed at the precision in force when first requested."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+        self.values = [mpmath.mpf(1)]
+
+    def __getitem__(self, i: int):
+        while len(self.values) <= i:
+            k = len(self.values) - 1
+            self.values.append(self.values[-1] * (self.alpha - k) / (k + 1))
+        return self.values[i]
 
 
 def alpha_moment(q: float, sigma: float, lam: float, *, dps: int | None = None) -> mpmath.mpf:

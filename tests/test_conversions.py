@@ -1,0 +1,103 @@
+"""numerics.conversions: RDP -> (epsilon, delta) upper bounds."""
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize, special
+
+from numerics.conversions import delta_rdp, epsilon_rdp
+from numerics.errors import InvalidParameter
+from numerics.rdp import rdp_epsilon
+from numerics.schedule import Schedule
+from tests.strategies import deltas, moderate_sigmas, small_q_rates
+
+C1 = Schedule.constant(q=0.01, sigma=1.0, steps=1000)
+
+
+def analytic_gaussian_epsilon(mu: float, delta: float) -> float:
+    r"""Exact epsilon(delta) of the Gaussian mechanism with sensitivity/sigma = mu (Balle & Wang 2018,
+    arXiv:1805.06530, Thm. 8): delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), solved for eps.
+    An oracle written here with scipy, independent of numerics.gdp."""
+    def log_delta(eps):
+        a, b = special.log_ndtr(-eps / mu + mu / 2), eps + special.log_ndtr(-eps / mu - mu / 2)
+        return a + math.log1p(-math.exp(b - a)) - math.log(delta)
+    return optimize.brentq(log_delta, 0.0, 10 * mu * mu + 10 * mu + 10, xtol=1e-14, rtol=1e-14)
+
+
+@pytest.mark.parametrize("sigma,steps,delta", [(1.0, 1, 1e-5), (2.0, 100, 1e-6), (10.0, 1000, 1e-5),
+                                               (0.8, 10, 1e-3), (50.0, 10_000, 1e-8)])
+def test_rdp_at_q_one_is_above_the_exact_gaussian(sigma, steps, delta):
+    """T Gaussian steps = one Gaussian with mu = sqrt(T)/sigma; the RDP bound must not undercut it."""
+    schedule = Schedule.constant(q=1.0, sigma=sigma, steps=steps)
+    exact = analytic_gaussian_epsilon(math.sqrt(steps) / sigma, delta)
+    bound = epsilon_rdp(schedule, delta).epsilon_upper
+    assert bound >= exact
+    assert bound <= 1.6 * exact + 0.5  # and it is not absurdly loose (RDP is within tens of % here)
+
+
+@settings(max_examples=6)
+@given(q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 5000), delta=deltas)
+def test_classic_is_never_below_improved(q, sigma, steps, delta):
+    schedule = Schedule.constant(q=q, sigma=sigma, steps=steps)
+    classic = epsilon_rdp(schedule, delta, conversion="classic").epsilon_upper
+    improved = epsilon_rdp(schedule, delta).epsilon_upper
+    assert classic >= improved
+
+
+def test_single_order_matches_the_formulas():
+    """With one order there is nothing to optimise: the value is the conversion formula itself."""
+    order, delta = 8.0, 1e-5
+    rho = rdp_epsilon(C1, [order])[0]
+    classic = rho + math.log(1 / delta) / (order - 1)
+    improved = rho + math.log((order - 1) / order) - (math.log(delta) + math.log(order)) / (order - 1)
+    assert epsilon_rdp(C1, delta, orders=[order], conversion="classic").epsilon_upper == pytest.approx(classic, rel=1e-14)
+    assert epsilon_rdp(C1, delta, orders=[order]).epsilon_upper == pytest.approx(improved, rel=1e-14)
+
+
+def test_grid_optimum_and_edge_warning():
+    full = epsilon_rdp(C1, 1e-5)
+    assert full.method == "rdp" and full.certified and full.epsilon_lower == 0.0
+    assert not full.details["order_at_grid_edge"] and "warning" not in full.details
+    # the optimiser's answer is no worse than every single order of the grid it reports on
+    for order in (2.0, 5.0, 7.0, 7.5, 8.0, 9.0, 16.0):
+        assert full.epsilon_upper <= epsilon_rdp(C1, 1e-5, orders=[order]).epsilon_upper
+    edge = epsilon_rdp(Schedule.constant(q=0.001, sigma=20.0, steps=50_000), 1e-5, orders=[2, 3, 4])
+    assert edge.details["order"] == 4.0 and edge.details["order_at_grid_edge"]
+    assert "edge" in edge.details["warning"]
+
+
+def test_delta_round_trip():
+    for conversion in ("improved", "classic"):
+        eps = epsilon_rdp(C1, 1e-5, conversion=conversion)
+        back = delta_rdp(C1, eps.epsilon_upper, conversion=conversion)
+        assert back.delta_lower == 0.0 and back.delta_upper <= 1e-5 * (1 + 1e-9)
+        assert back.delta_upper >= 1e-5 * (1 - 1e-3)  # same order, same formula: nearly exact inverse
+    assert 1.0 >= delta_rdp(C1, 0.0).delta_upper > delta_rdp(C1, 1.0).delta_upper > delta_rdp(C1, 3.0).delta_upper
+
+
+@settings(max_examples=6)
+@given(q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 3000))
+def test_monotone_in_steps_and_delta(q, sigma, steps):
+    short = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-5).epsilon_upper
+    long = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=2 * steps), 1e-5).epsilon_upper
+    looser = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-3).epsilon_upper
+    assert long >= short >= looser
+
+
+def test_replace_one_not_below_add_remove():
+    add_remove = epsilon_rdp(C1, 1e-5).epsilon_upper
+    replace = epsilon_rdp(Schedule.constant(q=0.01, sigma=1.0, steps=1000, adjacency="replace-one"), 1e-5)
+    assert replace.adjacency == "replace-one" and replace.epsilon_upper >= add_remove
+
+
+@pytest.mark.parametrize("kwargs,name", [({"delta": 0.0}, "delta"), ({"delta": 1.0}, "delta"),
+                                         ({"delta": float("nan")}, "delta"),
+                                         ({"delta": 1e-5, "conversion": "best"}, "conversion"),
+                                         ({"delta": 1e-5, "orders": [1.0, 2.0]}, "orders"),
+                                         ({"delta": 1e-5, "orders": []}, "orders")])
+def test_bad_input(kwargs, name):
+    with pytest.raises(InvalidParameter, match=name):
+        epsilon_rdp(C1, **kwargs)
+    with pytest.raises(InvalidParameter, match="epsilon"):
+        delta_rdp(C1, -1.0)
