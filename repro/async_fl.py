@@ -140,7 +140,8 @@ def simulate(cfg: RunConfig, *, progress: bool | None = None) -> dict:
     record(len(sizes))
 
     out = {"config": cfg.to_dict(), "data_notes": ds.notes, "rounds": len(sizes),
-           "iterations": done, "final_test_accuracy": curve["test_accuracy"][-1], "curve": curve}
+           "iterations": done, "final_test_accuracy": curve["test_accuracy"][-1], "curve": curve,
+           "final_theta": history[-1].tolist()}
     if cfg.dp_sigma is not None:
         out["privacy"] = _privacy(clients, cfg)
     return out

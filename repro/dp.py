@@ -43,7 +43,7 @@ def sample_indices(rng: np.random.Generator, n_records: int, size: int, sampling
     count and a uniform subset of that size, which has the same law); ``fixed``: exactly ``size``
     distinct records; ``with-replacement``: ``size`` independent uniform draws.
     """
-    if not 0 <= size <= n_records:
+    if size < 0 or (size > n_records and sampling != "with-replacement"):
         raise InvalidParameter(f"sample size must lie in [0, {n_records}], got {size!r}")
     if sampling == "poisson":
         k = rng.binomial(n_records, size / n_records)

@@ -1,0 +1,55 @@
+"""Seed 002 Figs 4-5: the utility graph, accuracy fraction acc(w* + n)/acc(w*) vs sigma for several C.
+
+Run: ``make fig-002-utility`` or ``python -m figures.run fig-002-utility --quick``.
+Paper: 002_13c470b90c68bab6.txt App. D.2 (L1377-L1383), Fig 4 (L1402), Fig 5 (L1426);
+n ~ N(0, C^2 sigma^2 I). Stated: with C = 0.1 the largest sigma for at most about 10 % loss lies in
+[18, 22]; with C = 0.075 in [18, 30]; smaller C tolerates larger sigma (L1381).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from repro import experiments as E
+
+from . import common
+
+NAME = "fig_002_utility"
+
+
+def main(argv=None) -> None:
+    args = common.parse_args(argv, __doc__)
+    models = ("strongly-convex",) if args.quick else ("strongly-convex", "plain-convex")
+    fig, axes = common.figure_axes(len(models))
+    rows, ours = [], []
+    for ax, model in zip(axes, models):
+        setting = E.utility(quick=args.quick, model=model)
+        res = E.run_utility(setting)
+        sig = res[0]["sigmas"]
+        for k, c in enumerate(res[0]["clips"]):
+            fr = np.array([r["fraction"][k] for r in res])
+            m = fr.mean(axis=0)
+            ax.plot(sig, m, label=f"C = {c}")
+            ax.fill_between(sig, fr.min(axis=0), fr.max(axis=0), alpha=0.2)
+            smax = [E.sigma_at_fraction(sig, f) for f in fr]
+            ours.append(f"{model} C={c}: sigma at 90 % fraction {np.mean(smax):.2f} (seeds {min(smax):.2f}-{max(smax):.2f})")
+            for r in res:
+                for j, s in enumerate(sig):
+                    rows.append({"model": model, "clip": c, "sigma": s, "seed": r["seed"],
+                                 "fraction": r["fraction"][k][j], "base_accuracy": r["base_accuracy"]})
+        ax.axhline(0.9, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel("sigma")
+        ax.set_ylabel("accuracy fraction acc(w*+n)/acc(w*)")
+        ax.set_title(f"{model} (seed range shaded)", fontsize=9)
+        ax.legend(fontsize=7)
+    cap = common.caption(
+        figure="002 Figs 4-5: utility graph",
+        paper="002_13c470b90c68bab6.txt L1377-L1383, L1402, L1426",
+        changes=setting["changes"] + f"; seeds {[p['seed'] for p in setting['points']]}",
+        stated="C = 0.1: sigma in [18, 22] for at most about 10 % loss; C = 0.075: sigma in [18, 30] (L1381)",
+        ours="; ".join(ours), quick=args.quick)
+    common.write_outputs(args.out, NAME, rows, cap, fig)
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv[1:])

@@ -1,0 +1,38 @@
+"""The figure claims' decision rule and their recomputable counterexamples."""
+import pytest
+
+from repro import experiments as E
+from theory import figure_claims as F
+
+
+def test_effect_and_decision_rule():
+    diff, noise = F.effect([0.8, 0.82, 0.81], [0.7, 0.71, 0.69])
+    assert diff == pytest.approx(0.11) and noise == pytest.approx(max(2 * ((0.0001 + 0.0001) / 3) ** 0.5, F.NOISE_FLOOR))
+    assert F.decide(diff, noise) == "holds"
+    assert F.decide(-diff, noise) == "refuted"
+    assert F.decide(0.001, noise) == "open"
+    # identical single values: only the floor separates them
+    assert F.effect([0.5], [0.5]) == (0.0, F.NOISE_FLOOR)
+
+
+def test_fig3_counterexample_recomputes():
+    rounds = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    # 000 L1893 lists O(i/ln i) among the fewest-round methods; c = 0.75 needs fewer rounds
+    assert rounds["c=0.75"] < rounds["i/ln i"]
+    v = F.fig3_i_over_log_i()
+    assert v.status == "refuted" and "c=0.75" in v.counterexample["beats_i_over_log_i"]
+
+
+def test_sigma_at_fraction_interpolates():
+    assert E.sigma_at_fraction([0, 1, 2, 3], [1.0, 0.95, 0.85, 0.8]) == pytest.approx(1.5)
+    assert E.sigma_at_fraction([0, 1], [1.0, 0.95]) == 1.0
+    assert E.sigma_at_fraction([0, 1], [0.5, 0.4]) == 0.0
+
+
+@pytest.mark.parametrize("fn", [F.fig7_larger_s, F.fig11_eps_small, F.fig11_eps_01, F.fig4_sigma_range,
+                                F.fig4_smaller_c])
+def test_run_backed_claims_state_their_source(fn):
+    v = fn()
+    assert v.evidence["source"].startswith(("csv:", "quick setting"))
+    if v.status == "refuted":
+        assert v.counterexample["setting"] == v.evidence["source"]
