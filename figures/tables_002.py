@@ -64,17 +64,15 @@ def budget_table(table: int, *, quick: bool = False) -> tuple[Path, Path]:
 def calculator_table(table: int, *, quick: bool = False) -> tuple[Path, Path]:
     """Tables 9-11: every printed cell beside the D.4 calculator's value, plus certified columns."""
     header = ["cell", "column", "line", "printed", "ours", "agrees"]
-    rows = []
-    try:
-        values = C.table_9_11_values(table=table)
-    except ImportError as exc:  # numerics.gdp not installed yet: the CLT cells cannot be computed
-        values = None
-        rows.append(["epsilon_fdp", "both", "", "", f"unavailable: {exc}", ""])
-    if values is not None:
-        for r in C.compare_table_9_11(table, values):
-            rows.append([r["cell"], r["column"], r["line"], r["printed"], r["ours"], r["agrees"]])
-        rows.append(["epsilon_fdp at 2k epochs", "T_min,asym", "", CALCULATOR_TABLES[table]["cells"]["epsilon_fdp"][1],
-                     values["epsilon_fdp_asym_2k"], ""])
+    values = sweep(C.table_9_11_values, [{"table": table}], desc=f"002 table {table} D.4 values")[0]
+    rows = [[r["cell"], r["column"], r["line"], r["printed"], r["ours"], r["agrees"]]
+            for r in C.compare_table_9_11(table, values)]
+    rows.append(["epsilon_fdp at 2k epochs", "T_min,asym", "", CALCULATOR_TABLES[table]["cells"]["epsilon_fdp"][1],
+                 values["epsilon_fdp_asym_2k"], ""])
+    rows.append(["factor at 2k epochs", "T_min,asym", "", CALCULATOR_TABLES[table]["cells"]["factor"][1],
+                 values["factor_asym_2k"], ""])
+    rows.append(["gamma used (first update) / fixed point of (55)", "", "", "",
+                 f"{values['gamma']:.6g} / {values['gamma_fixed_point']:.6g}", ""])
     cc = sweep(_certified_columns, [{"table": table}], desc=f"002 table {table} certified columns")[0]
     for col in ("T_min", "T_min,asym"):
         c = cc["certified"][col]

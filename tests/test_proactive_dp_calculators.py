@@ -97,7 +97,6 @@ def test_full_e1_scan_stops_below_printed_s(table):
 
 @pytest.mark.parametrize("cid", TABLE_CLAIMS)
 def test_table_claims(cid):
-    pytest.importorskip("numerics.gdp")
     c = get(cid)
     v = c.evaluate()
     assert v.status == c.recorded

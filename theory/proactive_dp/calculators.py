@@ -17,7 +17,6 @@ is the private side), and the rounds actually run are $\lceil K/s\rceil$.
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Tuple
@@ -267,25 +266,21 @@ _STATEMENT_9_11 = ("Every printed cell of Table {t} is what the D.4 calculator a
                    "the caption's inputs (T_min,asym column: s_max,asym with T_min,asym rounds).")
 
 
-# The Tables 9-11 claims need numerics.gdp (the (64) inversion); until it lands they are not registered,
-# so the shared ledger test never sees a claim that cannot run. TODO(s002-numbers): drop the guard.
-_HAVE_GDP = importlib.util.find_spec("numerics.gdp") is not None
-_maybe_claim = claim if _HAVE_GDP else (lambda **_kw: (lambda fn: fn))
 
 
-@_maybe_claim(id="002.table-9.cells", seed="002", lines="L1598-1606", statement=_STATEMENT_9_11.format(t=9),
+@claim(id="002.table-9.cells", seed="002", lines="L1598-1606", statement=_STATEMENT_9_11.format(t=9),
        recorded="refuted")
 def check_table_9() -> Verdict:
     return _table_claim(9)
 
 
-@_maybe_claim(id="002.table-10.cells", seed="002", lines="L1598, L1608-1614", statement=_STATEMENT_9_11.format(t=10),
+@claim(id="002.table-10.cells", seed="002", lines="L1598, L1608-1614", statement=_STATEMENT_9_11.format(t=10),
        recorded="refuted")
 def check_table_10() -> Verdict:
     return _table_claim(10)
 
 
-@_maybe_claim(id="002.table-11.cells", seed="002", lines="L1598, L1616-1622", statement=_STATEMENT_9_11.format(t=11),
+@claim(id="002.table-11.cells", seed="002", lines="L1598, L1616-1622", statement=_STATEMENT_9_11.format(t=11),
        recorded="refuted")
 def check_table_11() -> Verdict:
     return _table_claim(11)

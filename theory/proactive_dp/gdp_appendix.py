@@ -14,7 +14,6 @@ results carry ``certified=False`` and our certified two-sided bounds come from `
 """
 from __future__ import annotations
 
-import importlib.util
 import math
 
 import mpmath as mp
@@ -69,10 +68,6 @@ def epsilon_clt_65(*, q, steps, sigma, delta) -> float:
 
 # --- claims ------------------------------------------------------------------------------------------
 
-_HAVE_GDP = importlib.util.find_spec("numerics.gdp") is not None
-# Claims that need numerics.gdp register only once it is installed (the shared ledger test runs every
-# registered claim). TODO(s002-numbers): drop the guard when numerics.gdp has landed.
-_maybe_claim = claim if _HAVE_GDP else (lambda **_kw: (lambda fn: fn))
 
 
 @claim(id="002.appC.tau-first-order", seed="002", lines="L1204, L1218",
@@ -148,7 +143,7 @@ def c1_delta_approximation(epsilon: float, mu: float) -> float:
         epsilon**2 * (1 - y * y))
 
 
-@_maybe_claim(id="002.appC.mu-65-vs-numerics", seed="002", lines="L1202-1204",
+@claim(id="002.appC.mu-65-vs-numerics", seed="002", lines="L1202-1204",
               statement="(65) as printed is Dong-Roth-Su's Corollary 5.4 CLT mu for uniform subsampling.",
               recorded="holds")
 def check_mu_65() -> Verdict:
@@ -167,7 +162,7 @@ def check_mu_65() -> Verdict:
                    counterexample=max(rows, key=lambda r: r["rel_diff"]))
 
 
-@_maybe_claim(id="002.appC.clt-not-exact-L1598", seed="002", lines="L1190-1192, L1598",
+@claim(id="002.appC.clt-not-exact-L1598", seed="002", lines="L1190-1192, L1598",
               statement="The f-DP accountant's epsilon_f-DP used in Tables 9-11 is exact (tight) for the trained "
                         "schedule.",
               recorded="refuted")
@@ -202,7 +197,7 @@ def check_clt_exact() -> Verdict:
 _C1_GRID = tuple((e, b) for e in (0.05, 0.5, 1.0) for b in (2.0, 4.0, 8.0, 16.0, 32.0))
 
 
-@_maybe_claim(id="002.appC.C1-delta-approx", seed="002", lines="L1228-1234",
+@claim(id="002.appC.C1-delta-approx", seed="002", lines="L1228-1234",
               statement="For mu <= epsilon <= 1, delta of (64) equals the C.1 approximation up to a relative error "
                         "that vanishes as mu/epsilon -> 0.",
               recorded="holds")
@@ -228,7 +223,7 @@ def check_c1() -> Verdict:
     return Verdict("refuted", "sampled", margin=last, evidence=ev, counterexample=max(rows, key=lambda r: abs(r["ratio"] - 1)))
 
 
-@_maybe_claim(id="002.appC.gdp-tradeoff-dominates", seed="002", lines="L1156, L1162-1166",
+@claim(id="002.appC.gdp-tradeoff-dominates", seed="002", lines="L1156, L1162-1166",
               statement="mu-GDP implies (epsilon, delta(epsilon))-DP with delta of (64): G_mu >= f_{eps, delta(eps)} "
                         "with f as printed at L1156, and the bound touches (delta(eps) is the smallest such delta).",
               recorded="holds")
