@@ -31,3 +31,23 @@ def test_more_rounds_at_fixed_k_cost_less_privacy():
     rows = X.real_privacy("table-3")
     uppers = [r["epsilon_upper"] for r in sorted(rows, key=lambda r: r["s"])]
     assert all(a < b for a, b in zip(uppers, uppers[1:]))
+
+
+@pytest.mark.parametrize("cid", ["002.experiments.sigma-meets-35", "002.table-6.epsilon-labels",
+                                 "002.table-7.epsilon-labels", "002.table-8.epsilon-labels"])
+def test_label_claims(cid):
+    c = get(cid)
+    assert c.evaluate().status == c.recorded
+
+
+def test_sigma_35_counterexample_recomputed():
+    from theory.proactive_dp.calculators import sigma_eq6
+
+    ce = get("002.experiments.sigma-meets-35").evaluate().counterexample
+    assert float(ce["sigma"]) < sigma_eq6(float(ce["epsilon"]), float(ce["delta"]))
+
+
+def test_table8_label_counterexample_recomputed():
+    ce = get("002.table-8.epsilon-labels").evaluate().counterexample
+    eps = 2 * math.log(1 / float(ce["delta"])) / float(ce["sigma"]) ** 2
+    assert abs(eps - float(ce["printed"])) > 0.2

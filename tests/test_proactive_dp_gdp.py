@@ -10,7 +10,7 @@ from theory.ledger import get
 from theory.proactive_dp import gdp_appendix as G
 
 CLAIMS = ["002.appC.tau-first-order", "002.appC.C2-tau-at-Tmin", "002.appC.C3-bounded-leakage"]
-GDP_CLAIMS = ["002.appC.mu-65-vs-numerics", "002.appC.clt-not-exact-L1598", "002.appC.C1-delta-approx",
+GDP_CLAIMS = ["002.appC.C1-inversion", "002.appC.mu-65-vs-numerics", "002.appC.clt-not-exact-L1598", "002.appC.C1-delta-approx",
               "002.appC.gdp-tradeoff-dominates"]
 
 

@@ -105,3 +105,76 @@ def check_table_7() -> Verdict:
        recorded="holds")
 def check_table_8() -> Verdict:
     return _label_claim("table-8")
+
+
+def _all_rows() -> list:
+    """(table, line, epsilon label, sigma printed, delta) for every (epsilon, sigma) pair printed in Tables 3-8."""
+    rows = [(t, spec["lines"], spec["epsilon"], spec["sigma"], spec["delta"]) for t, spec in EXPERIMENT_SETTINGS.items()]
+    for t, spec in BUDGET_TABLES.items():
+        rows += [(f"table-{t}", line, label, sigma, spec["delta"]) for label, sigma, _s, line in spec["rows"]]
+    return rows
+
+
+@claim(id="002.experiments.sigma-meets-35", seed="002", lines="L1404-1572, L854",
+       statement="Every (epsilon, sigma) pair the experiments use satisfies (35), sigma >= sqrt(2(eps + ln(1/delta))/eps), "
+                 "as the text says they follow Theorem B.4.",
+       recorded="refuted")
+def check_sigma_35() -> Verdict:
+    from theory.proactive_dp.calculators import sigma_eq6
+
+    rows = []
+    for t, line, label, sigma, delta in _all_rows():
+        need = sigma_eq6(float(label), float(delta))
+        implied = 2 * math.log(1 / float(delta)) / float(sigma) ** 2
+        rows.append({"table": t, "line": line, "epsilon": label, "sigma": sigma, "delta": delta,
+                     "sigma_needed_35": need, "meets_35": float(sigma) >= need,
+                     "epsilon_2ln_over_sigma2": implied})
+    bad = [r for r in rows if not r["meets_35"]]
+    ev = {"rows": rows, "violations": len(bad), "checked": len(rows),
+          "pattern": "the printed pairs follow epsilon = 2 ln(1/delta)/sigma^2, i.e. (35) without its epsilon term"}
+    if not bad:
+        return Verdict("holds", "numeric", margin=min(float(r["sigma"]) - r["sigma_needed_35"] for r in rows), evidence=ev)
+    worst = min(bad, key=lambda r: float(r["sigma"]) - r["sigma_needed_35"])
+    return Verdict("refuted", "numeric", margin=worst["sigma_needed_35"] - float(worst["sigma"]), evidence=ev,
+                   counterexample=worst)
+
+
+def _labels_claim(table: int) -> Verdict:
+    from theory.ledger import agrees_with_printed
+
+    spec = BUDGET_TABLES[table]
+    rows = []
+    for label, sigma, s, line in spec["rows"]:
+        implied = 2 * math.log(1 / float(spec["delta"])) / float(sigma) ** 2
+        rows.append({"line": line, "label": label, "sigma": sigma, "s": s, "epsilon_from_sigma": implied,
+                     "agrees": agrees_with_printed(implied, label)})
+    bad = [r for r in rows if not r["agrees"]]
+    ev = {"rows": rows, "rule": "epsilon = 2 ln(1/delta)/sigma^2 (the rule every pair of Tables 3-8 follows), "
+                                "compared at the label's printed precision"}
+    if not bad:
+        return Verdict("holds", "numeric", margin=0.0, evidence=ev)
+    b = bad[0]
+    return Verdict("refuted", "numeric", margin=abs(b["epsilon_from_sigma"] - float(b["label"])), evidence=ev,
+                   counterexample={"cell": f"label at {b['line']}", "printed": b["label"], "ours": b["epsilon_from_sigma"],
+                                   "sigma": b["sigma"], "delta": spec["delta"]})
+
+
+_LABEL_STATEMENT = "Each epsilon label of Table {t} is the epsilon its sigma was computed for (to the printed digits)."
+
+
+@claim(id="002.table-6.epsilon-labels", seed="002", lines="L1516-1524", statement=_LABEL_STATEMENT.format(t=6),
+       recorded="holds")
+def check_labels_6() -> Verdict:
+    return _labels_claim(6)
+
+
+@claim(id="002.table-7.epsilon-labels", seed="002", lines="L1548-1557", statement=_LABEL_STATEMENT.format(t=7),
+       recorded="holds")
+def check_labels_7() -> Verdict:
+    return _labels_claim(7)
+
+
+@claim(id="002.table-8.epsilon-labels", seed="002", lines="L1563-1572", statement=_LABEL_STATEMENT.format(t=8),
+       recorded="refuted")
+def check_labels_8() -> Verdict:
+    return _labels_claim(8)

@@ -244,3 +244,38 @@ def check_tradeoff() -> Verdict:
     if ok:
         return Verdict("holds", "sampled", margin=min(r["min_gap"] for r in rows), evidence=ev)
     return Verdict("refuted", "sampled", evidence=ev, counterexample=min(rows, key=lambda r: r["min_gap"]))
+
+
+def b_exact(epsilon: float, delta: float) -> float:
+    r"""$b=\epsilon/\mu$ where $\mu$ solves $\delta(\epsilon;\mu)=\delta$ in (64) (C.1, L1248): the exact value the
+    paper approximates by $\sqrt{2(\ln(1/\delta)+\ln\epsilon-O(\ln\ln(1/\delta)))}$ (L1256-1258)."""
+    from numerics.gdp import delta_gdp
+    from scipy.optimize import brentq
+
+    eps, d = float(epsilon), check_delta(delta)
+    mu = brentq(lambda m: delta_gdp(eps, m) - d, 1e-9, 1e3, xtol=1e-15, rtol=1e-14)
+    return eps / mu
+
+
+_C1_INV_GRID = tuple((d, e) for d in (1e-4, 1e-6, 1e-10, 1e-20) for e in (0.05, 0.2, 0.5, 1.0))
+
+
+@claim(id="002.appC.C1-inversion", seed="002", lines="L1248-1260",
+       statement="For delta << epsilon <= 1, b = epsilon/mu = sqrt(2(ln(1/delta) + ln(epsilon) - O(ln ln(1/delta)))).",
+       recorded="holds")
+def check_c1_inversion() -> Verdict:
+    rows = []
+    for d, e in _C1_INV_GRID:
+        b = b_exact(e, d)
+        L = math.log(1 / d)
+        gap = 2 * (L + math.log(e)) - b * b  # the O(ln ln(1/delta)) term
+        rows.append({"delta": d, "epsilon": e, "b": b, "sqrt_2_lnterm": math.sqrt(2 * (L + math.log(e))),
+                     "gap": gap, "gap_over_lnln": gap / math.log(L)})
+    ratios = [r["gap_over_lnln"] for r in rows]
+    ok = all(r["gap"] > 0 for r in rows) and max(ratios) <= 2 * min(ratios)
+    ev = {"points": len(rows), "where": "delta in {1e-4, 1e-6, 1e-10, 1e-20}, epsilon in {0.05, 0.2, 0.5, 1}",
+          "rows": rows, "gap_over_lnln_range": [min(ratios), max(ratios)],
+          "practical_note": "the dropped O(ln ln) term is large: at delta=1e-4, eps=0.05 b is 2.24, not 3.53"}
+    if ok:
+        return Verdict("holds", "sampled", margin=min(r["gap"] for r in rows), evidence=ev)
+    return Verdict("refuted", "sampled", evidence=ev, counterexample=min(rows, key=lambda r: r["gap"]))
