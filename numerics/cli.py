@@ -174,19 +174,29 @@ def _describe(b) -> str:
             f"({kind}; adjacency {b.adjacency}, delta={b.delta:g})")
 
 
+def _one_of_all(method: str, schedule: Schedule, delta: float, rel_width: float):
+    """With --method all, a method that does not cover this schedule (e.g. an adjacency it does not
+    support) is reported as such; the input itself was validated already."""
+    try:
+        return _epsilon_bounds(method, schedule, delta, rel_width)
+    except InvalidParameter as exc:
+        return {"method": method, "error": str(exc)}
+
+
 def cmd_epsilon(args) -> dict:
     schedule = _schedule(args)
     delta = _delta(args.delta)
     methods = _methods(args.method)
     rel_width = _rel_width(args.rel_width)
-    results = {m: _epsilon_bounds(m, schedule, delta, rel_width) for m in methods}
-    objs = {m: dict(jsonable(b.to_dict())) for m, b in results.items()}
-    text = "\n".join(_describe(b) for b in results.values())
     if len(methods) == 1:
-        out = objs[methods[0]]
-    else:
-        out = {"delta": delta, "adjacency": schedule.adjacency, "methods": objs}
-    out["schedule"] = schedule.to_dict()
+        b = _epsilon_bounds(methods[0], schedule, delta, rel_width)
+        out = dict(jsonable(b.to_dict()), schedule=schedule.to_dict())
+        return {"json": out, "text": _describe(b)}
+    results = {m: _one_of_all(m, schedule, delta, rel_width) for m in methods}
+    objs = {m: r if isinstance(r, dict) else dict(jsonable(r.to_dict())) for m, r in results.items()}
+    text = "\n".join(f"{m:8s} not applicable: {r['error']}" if isinstance(r, dict) else _describe(r)
+                     for m, r in results.items())
+    out = {"delta": delta, "adjacency": schedule.adjacency, "methods": objs, "schedule": schedule.to_dict()}
     return {"json": out, "text": text}
 
 

@@ -149,11 +149,11 @@ def test_delta_json(capsys):
 def test_calibrate_sigma_and_critical_steps_json(capsys):
     pytest.importorskip("numerics.calibrate")
     pytest.importorskip("numerics.pld")
-    got = _json(capsys, "calibrate-sigma", "--q", "0.01", "--steps", "100", "--delta", "1e-5",
+    got = _json(capsys, "calibrate-sigma", "--q", "0.01", "--steps", "1000", "--delta", "1e-5",
                 "--epsilon", "1.0")
     sigma = got["sigma"]
     assert math.isfinite(sigma) and sigma > 0
-    check = _json(capsys, "epsilon", "--q", "0.01", "--sigma", repr(sigma), "--steps", "100",
+    check = _json(capsys, "epsilon", "--q", "0.01", "--sigma", repr(sigma), "--steps", "1000",
                   "--delta", "1e-5")
     assert check["epsilon_upper"] <= 1.0                     # the calibrated sigma is private
     got = _json(capsys, "critical-steps", "--q", "0.01", "--sigma", "1", "--delta", "1e-5",
