@@ -6,7 +6,7 @@ r"""The first claims of the ledger: statements about the accountants themselves,
   it, confronted with the exact privacy curve of the Gaussian mechanism and the exact log-moment
   numerics.rdp.alpha_moment.
 * ``numerics.*``: the accountants against independent oracles (the exact Gaussian mechanism at q = 1;
-  PLD against RDP).
+  PLD against RDP), and the GDP central limit theorem's under-reports against the certified PLD.
 
 Paper formulas are inputs, stored with their seed line; every verdict is computed.
 """
@@ -336,3 +336,33 @@ def pld_below_rdp() -> Verdict:
         return Verdict("holds", "sampled", margin=worst, evidence=evidence)
     bad = max(rows, key=lambda r: r["pld_upper_over_rdp"])
     return Verdict("refuted", "sampled", margin=worst, evidence=evidence, counterexample=bad)
+
+
+@claim(id="numerics.gdp-clt.not-an-upper-bound", seed="numerics", lines="-",
+       statement="The GDP central-limit estimate (Poisson mu = q sqrt(T(e^{1/sigma^2}-1))) is no upper "
+                 "bound: on a grid it falls below the certified PLD lower bound (an under-report).",
+       recorded="holds")
+def clt_under_reports() -> Verdict:
+    from numerics.gdp import epsilon_gdp_clt
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    rows = []
+    delta = PLD_RDP_GRID["delta"]
+    for q in PLD_RDP_GRID["q"]:
+        for sigma in PLD_RDP_GRID["sigma"]:
+            for steps in PLD_RDP_GRID["steps"]:
+                s = Schedule.constant(q=q, sigma=sigma, steps=steps)
+                clt, pld = epsilon_gdp_clt(s, delta), epsilon_pld(s, delta)
+                rows.append({"q": q, "sigma": sigma, "steps": steps, "delta": delta,
+                             "clt": clt.epsilon_upper, "pld_lower": pld.epsilon_lower,
+                             "pld_upper": pld.epsilon_upper,
+                             "clt_over_pld_lower": clt.epsilon_upper / pld.epsilon_lower})
+    under = [r for r in rows if r["clt"] < r["pld_lower"]]
+    worst = min(rows, key=lambda r: r["clt_over_pld_lower"])
+    evidence = {"points": len(rows), "where": "full grid " + str(PLD_RDP_GRID),
+                "under_reports": len(under), "worst": worst, "rows": rows}
+    if under:
+        return Verdict("holds", "numeric", margin=1.0 - worst["clt_over_pld_lower"], evidence=evidence)
+    return Verdict("refuted", "sampled", margin=1.0 - worst["clt_over_pld_lower"], evidence=evidence,
+                   counterexample={"grid": str(PLD_RDP_GRID), "closest": worst})
