@@ -118,3 +118,18 @@ def test_critical_rounds_brackets_the_target():
     crit = c["critical"]
     assert crit["epsilon_upper"] <= c["epsilon_target"] < crit["epsilon_lower_at_one_fewer"]
     assert crit["exact"] and crit["rounds"] < c["t_min"]
+
+
+@pytest.mark.parametrize("cid", ["002.calc-E1.scan-later-block", "002.calc-E1.guarantee-two-blocks"])
+def test_two_block_claims(cid):
+    c = get(cid)
+    assert c.evaluate().status == c.recorded
+
+
+def test_later_block_counterexample_recomputed():
+    sc = C.two_block_scenario()
+    assert sc["literal"] is None  # the printed scan gives up at s_j = 1 ...
+    s = max(sc["valid_s"])        # ... although a valid s_j exists
+    st_ = C.e1_step(s=s, k_j=C.TWO_BLOCK["k1"], n=C.TWO_BLOCK["n"], epsilon_target=C.TWO_BLOCK["target1"],
+                    past=((sc["block0"].s, sc["block0"].rounds),), sigma_j=sc["sigma1"])
+    assert st_.valid and st_.epsilon <= C.TWO_BLOCK["target1"]

@@ -488,3 +488,68 @@ def privacy_curve_point(*, table: int, rounds: int) -> dict:
         clt = None
     return {"table": table, "rounds": int(rounds), "q": min(1.0, k / rounds), "epsilon_lower": lo,
             "epsilon_upper": up, "epsilon_clt": clt}
+
+
+# --- E.1 with a second block (varying s_j, L1645-1668) -----------------------------------------------
+
+#: a two-block scenario: block 0 by E.1 for a target of 0.1 on N = 10^4, K_0 = 5 * 10^4 (Table 6's N, K); the
+#: client then lowers sigma by 20% (L1663: sigma_j < sigma_{j-1}) for K_1 = 5 * 10^4 more with target 0.3.
+TWO_BLOCK = {"n": 10_000, "k0": 50_000, "target0": 0.1, "k1": 50_000, "target1": 0.3, "sigma_factor": 0.8,
+             "scan_limit": 100}
+
+
+def two_block_scenario() -> dict:
+    """Run TWO_BLOCK: block 0 by the literal E.1 scan, block 1 by the literal scan and by a full scan."""
+    p = TWO_BLOCK
+    b0 = calculator_e1(k_j=p["k0"], n=p["n"], epsilon_target=p["target0"])
+    sigma1 = p["sigma_factor"] * b0.sigma
+    past = ((b0.s, b0.rounds),)
+    literal = calculator_e1(k_j=p["k1"], n=p["n"], epsilon_target=p["target1"], past=past, sigma_j=sigma1)
+    steps = [e1_step(s=s, k_j=p["k1"], n=p["n"], epsilon_target=p["target1"], past=past, sigma_j=sigma1)
+             for s in range(1, p["scan_limit"] + 1)]
+    valid = [st.s for st in steps if st.valid]
+    return {"block0": b0, "sigma1": sigma1, "literal": literal, "valid_s": valid, "steps": steps}
+
+
+@claim(id="002.calc-E1.scan-later-block", seed="002", lines="L1653-1668",
+       statement="For a later block (j > 0) E.1's scan s_j = 1, 2, ... stopping at the first invalid s_j finds the "
+                 "largest valid s_j (or correctly reports that none exists).",
+       recorded="refuted")
+def check_e1_scan_later_block() -> Verdict:
+    sc = two_block_scenario()
+    lit, valid = sc["literal"], sc["valid_s"]
+    found = None if lit is None else lit.s
+    ev = {"scenario": TWO_BLOCK, "block0": {"s": sc["block0"].s, "sigma": sc["block0"].sigma,
+                                            "rounds": sc["block0"].rounds, "epsilon": sc["block0"].epsilon},
+          "sigma1": sc["sigma1"], "literal_scan_result": found, "valid_s": valid,
+          "why": "theta = max s_i / s_bar is large for small s_j after a large s_0, so s_j = 1 fails first"}
+    if (not valid and found is None) or (valid and found == max(valid)):
+        return Verdict("holds", "numeric", margin=0.0, evidence=ev)
+    s1 = sc["steps"][0]
+    return Verdict("refuted", "numeric", margin=float(max(valid) - (found or 0)), evidence=ev,
+                   counterexample={"literal_scan_result": found, "largest_valid_s": max(valid),
+                                   "failed_at_s_1": list(s1.failed), "epsilon_at_s_1": s1.epsilon})
+
+
+@claim(id="002.calc-E1.guarantee-two-blocks", seed="002", lines="L1645-1668",
+       statement="The two-block schedule E.1 produces (block 1 at the largest valid s_1, sigma lowered) is "
+                 "(epsilon, 1/N)-DP for E.1's epsilon (L1668: 'Our theory proves that we satisfy ...').",
+       recorded="holds")
+def check_e1_two_blocks() -> Verdict:
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    sc = two_block_scenario()
+    n, b0 = TWO_BLOCK["n"], sc["block0"]
+    b1 = next(st for st in sc["steps"] if st.s == max(sc["valid_s"]))
+    sched = Schedule.from_phases([(b0.s / n, b0.sigma, math.ceil(b0.rounds)), (b1.s / n, b1.sigma, math.ceil(b1.rounds))])
+    cert = epsilon_pld(sched, 1.0 / n)
+    ev = {"schedule": [[b0.s / n, b0.sigma, math.ceil(b0.rounds)], [b1.s / n, b1.sigma, math.ceil(b1.rounds)]],
+          "epsilon_calculator": b1.epsilon, "epsilon_lower": cert.epsilon_lower, "epsilon_upper": cert.epsilon_upper,
+          "theta": b1.theta, "gamma": b1.gamma}
+    margin = b1.epsilon - cert.epsilon_upper
+    if margin >= 0:
+        return Verdict("holds", "numeric", margin=margin, evidence=ev)
+    if cert.epsilon_lower > b1.epsilon:
+        return Verdict("refuted", "numeric", margin=margin, evidence=ev, counterexample=ev)
+    return Verdict("open", "numeric", margin=margin, evidence=ev, reason="calculator epsilon inside the certified bracket")
