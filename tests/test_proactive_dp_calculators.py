@@ -133,3 +133,44 @@ def test_later_block_counterexample_recomputed():
     st_ = C.e1_step(s=s, k_j=C.TWO_BLOCK["k1"], n=C.TWO_BLOCK["n"], epsilon_target=C.TWO_BLOCK["target1"],
                     past=((sc["block0"].s, sc["block0"].rounds),), sigma_j=sc["sigma1"])
     assert st_.valid and st_.epsilon <= C.TWO_BLOCK["target1"]
+
+
+def _redirect_out(monkeypatch, tmp_path, module):
+    monkeypatch.setattr(module, "OUT", tmp_path)
+
+
+def test_table_9_script_writes_printed_beside_ours(monkeypatch, tmp_path):
+    import csv
+
+    import figures.tables_002 as T
+    from figures import table_002_9
+
+    _redirect_out(monkeypatch, tmp_path, T)
+    table_002_9.main(["--quick"])
+    rows = list(csv.reader((tmp_path / "table_002_9.csv").open()))
+    assert rows[0] == ["cell", "column", "line", "printed", "ours", "agrees"]
+    s_row = next(r for r in rows if r[0] == "s" and r[1] == "T_min")
+    assert s_row[3] == "26" and s_row[4] == "26" and s_row[5] == "True"
+    assert (tmp_path / "table_002_9.md").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", [6, 7, 8, 10, 11])
+def test_other_table_scripts_run(monkeypatch, tmp_path, table):
+    import importlib
+
+    import figures.tables_002 as T
+
+    _redirect_out(monkeypatch, tmp_path, T)
+    importlib.import_module(f"figures.table_002_{table}").main(["--quick"])
+    assert (tmp_path / f"table_002_{table}.csv").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_privacy_curve_script_runs(monkeypatch, tmp_path):
+    import figures.fig_002_privacy_curve as F
+
+    _redirect_out(monkeypatch, tmp_path, F)
+    F.main(["--quick"])
+    assert (tmp_path / "fig_002_privacy_curve.png").stat().st_size > 0
+    assert (tmp_path / "fig_002_privacy_curve.csv").read_text().count("\n") > 10
