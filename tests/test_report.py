@@ -91,3 +91,16 @@ def test_second_report_takes_cached_verdicts_and_fresh_ignores_them(fake_ledger)
     assert strip == [{k: v for k, v in e.items() if k != "seconds"} for e in second]
     report.build(fresh=True, backend="serial", out_dir=fake_ledger)
     assert json.loads((fake_ledger / "run.json").read_text())["cache_hits"] == 0
+
+
+def test_unreachable_scheduler_is_one_line_not_a_traceback(fake_ledger, monkeypatch, capsys):
+    from numerics.sweep import SweepError
+
+    def unreachable(*args, **kwargs):
+        raise SweepError("cannot reach the Dask scheduler at 'tcp://127.0.0.1:1' within 1 s")
+
+    monkeypatch.setattr(report, "sweep", unreachable)
+    status = report.main(["--scheduler", "tcp://127.0.0.1:1", "--out", str(fake_ledger)])
+    _, err = capsys.readouterr()
+    assert status == 1
+    assert len(err.strip().splitlines()) == 1 and "tcp://127.0.0.1:1" in err

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from numerics.cli import jsonable
-from numerics.sweep import SweepFailure, source_digest, sweep, versioned
+from numerics.sweep import SweepError, SweepFailure, source_digest, sweep, versioned
 
 from . import ledger
 
@@ -225,8 +225,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--backend", choices=("serial", "local", "cluster"), default=None)
     p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default report/)")
     args = p.parse_args(argv)
-    entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
-                    out_dir=Path(args.out))
+    try:
+        entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
+                        out_dir=Path(args.out))
+    except SweepError as exc:  # e.g. an unreachable scheduler: one line, no traceback
+        print(f"python -m theory.report: {exc}", file=sys.stderr)
+        return 1
     print(f"{summary_line(entries)} -> {args.out}/VERDICTS.md")
     errors = [e["id"] for e in entries if e["status"] == ERROR]
     if errors:
