@@ -250,7 +250,8 @@ def check_l1004() -> Verdict:
                    evidence={"points": pts, "derived_form_matches": bool(derived_ok),
                              "why": "1/(1-u0) = (1-alpha)/(1-alpha-2 sqrt(alpha)), not (1-alpha)/(1-sqrt(alpha))^2; "
                                     "the printed bound is smaller than B.2's, i.e. on the optimistic side",
-                             "note": "u_0 < 1 needs alpha < 3 - 2 sqrt(2) = 0.1716, which (37) replaces by alpha < 1"},
+                             "note": "u_0 < 1 needs alpha < 3 - 2 sqrt(2) = 0.1716; (37) lists alpha < 1, but its other "
+                                     "two conditions imply u_0 < 1 (u_0 >= 1 forces sigma <= 2.14 < e < sigma)"},
                    counterexample=worst)
 
 
