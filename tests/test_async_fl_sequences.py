@@ -14,7 +14,8 @@ from theory.ledger import get
     "000.lemma-B3.integral-identity", "000.lemma-B3.final-reduction", "000.lemma-B3.reindexed-sum",
     "000.lemma-B3.conclusion-exact", "000.lemma-B3.c22-hypotheses", "000.lemma-B3.c22-S",
     "000.lemma-B3.c22-property-2", "000.sequences.c22-domain", "000.sequences.c22-s0-of-m",
-    "000.sequences.table3-rounds",
+    "000.sequences.table3-rounds", "000.sequences.example3-form", "000.sequences.experiment-form",
+    "000.sequences.rounds-vs-budget",
 ])
 def test_claim_computes_its_recorded_status(claim_id):
     c = get(claim_id)
@@ -92,3 +93,17 @@ def test_bad_input_raises(call):
 def test_c22_property_2_long_horizon():
     v = seq.c22_property_2(rounds=20000)
     assert v.status == "holds" and v.margin > 0
+
+
+def test_experiment_form_counterexample_by_hand():
+    # L1967: q = 0.000132, m = 12.106 give N_c q = 1.32; at i = 25: ceil(1.32 * 37.106) = 49, ceil(1.322*25 + 16) = 50.
+    assert math.ceil(Fraction("1.32") * Fraction("37.106")) == 49
+    assert math.ceil(Fraction("1.322") * 25 + 16) == 50
+    assert seq.papers_sequence(10 ** 4, "0.000132", "12.106", 1, 26)[25] == 49
+
+
+def test_rounds_vs_budget_direction():
+    # constant sizes need K/s rounds; the C.2.2 sequence needs fewer, and T/sqrt(K) grows with K
+    s = seq.c22_sequence(2, 0, 2000)
+    T1, T2 = seq.rounds_for_budget(s, 10 ** 3), seq.rounds_for_budget(s, 10 ** 4)
+    assert T2 / math.sqrt(10 ** 4) > T1 / math.sqrt(10 ** 3) and T2 < 10 ** 4
