@@ -32,3 +32,12 @@ def lemma_b3_points(draw, lam_cap: int = 300):
     assume(top >= 1)
     lam = draw(st.integers(min_value=1, max_value=top))
     return lam, sigma, q, r0
+
+
+# --- invalid inputs (helper cli): values every validator must reject ---------------------------------
+_nan = st.just(float("nan"))
+invalid_q_rates = st.one_of(st.floats(max_value=0.0), st.floats(min_value=1.0, exclude_min=True), _nan)
+invalid_sigmas = st.one_of(st.floats(max_value=0.0), st.just(float("inf")), _nan)
+invalid_deltas = st.one_of(st.floats(max_value=0.0), st.floats(min_value=1.0), _nan)
+invalid_steps = st.one_of(st.integers(max_value=0),
+                          st.floats(allow_nan=True).filter(lambda x: not (x == x and x.is_integer() and x >= 1)))

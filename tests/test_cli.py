@@ -1,13 +1,18 @@
 """The CLI contract (issue 3, section 3): JSON keys, bounds with their direction, and bad input that
 exits with status 2 and one line naming the parameter, never a traceback and never a number."""
+import contextlib
+import io
 import json
 import math
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from numerics import cli
+from tests.strategies import invalid_deltas, invalid_q_rates, invalid_sigmas, invalid_steps, q_rates, sigmas
 
 BASE = ["--q", "0.01", "--sigma", "1", "--steps", "100"]
 
@@ -163,3 +168,30 @@ def test_calibrate_sigma_and_critical_steps_json(capsys):
     check = _json(capsys, "epsilon", "--q", "0.01", "--sigma", "1", "--steps", str(got["steps"]),
                   "--delta", "1e-5")
     assert check["epsilon_upper"] <= 1.0
+
+
+# --- property: any single invalid value exits 2 with one line naming it -----------------------------
+VALID = {"q": "0.01", "sigma": "1", "steps": "10", "delta": "1e-5"}
+
+
+@given(name_value=st.one_of(invalid_q_rates.map(lambda v: ("q", v)), invalid_sigmas.map(lambda v: ("sigma", v)),
+                            invalid_deltas.map(lambda v: ("delta", v)), invalid_steps.map(lambda v: ("steps", v))))
+def test_any_invalid_value_exits_2_naming_the_parameter(name_value):
+    name, value = name_value
+    opts = dict(VALID, **{name: repr(value) if isinstance(value, float) else str(value)})
+    argv = ["epsilon"] + [x for k, v in opts.items() for x in (f"--{k}", v)]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()) as out:
+        status = cli.main(argv)
+    assert status == 2, (argv, err.getvalue())
+    assert out.getvalue() == ""
+    lines = err.getvalue().strip().splitlines()
+    assert len(lines) == 1 and name in lines[0]
+
+
+@given(q=q_rates, sigma=sigmas)
+def test_valid_phase_strings_parse_to_the_same_schedule(q, sigma):
+    from numerics.schedule import Schedule
+
+    args = cli.build_parser().parse_args(["epsilon", "--phase", f"{q!r},{sigma!r},7", "--delta", "0.1"])
+    assert cli._schedule(args) == Schedule.constant(q=q, sigma=sigma, steps=7)
