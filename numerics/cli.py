@@ -298,6 +298,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--delta", "--epsilon", "--rel-width", "--phase")
+
+
+def _attach_negative_values(argv: List[str]) -> List[str]:
+    """``--sigma -1e-3`` -> ``--sigma=-1e-3``: argparse takes '-1e-3' or '-inf' for an option, which would
+    hide the real problem (a value out of range) behind "expected one argument"."""
+    out: List[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if tok in _VALUE_OPTIONS and nxt is not None and nxt.startswith("-") and not nxt.startswith("--"):
+            out.append(f"{tok}={nxt}")
+            i += 2
+        else:
+            out.append(tok)
+            i += 1
+    return out
+
+
 def _fail(message: str, status: int) -> int:
     print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
     return status
@@ -307,7 +327,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run one command; return the exit status (0 ok, 2 bad input, 1 the accountant failed)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_attach_negative_values(list(sys.argv[1:] if argv is None else argv)))
         if args.command is None:
             raise InvalidParameter("a command is required: epsilon, delta, calibrate-sigma or critical-steps")
         result = args.run(args)

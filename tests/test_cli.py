@@ -187,6 +187,7 @@ def test_any_invalid_value_exits_2_naming_the_parameter(name_value):
     assert out.getvalue() == ""
     lines = err.getvalue().strip().splitlines()
     assert len(lines) == 1 and name in lines[0]
+    assert "got" in lines[0]            # the validator's message (value and range), not argparse's
 
 
 @given(q=q_rates, sigma=sigmas)
