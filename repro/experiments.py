@@ -171,7 +171,7 @@ def fig000_1a(*, quick: bool) -> Experiment:
     s_i = a (i + 1) with a = 20000/45, which spends K = 20000 in 9 rounds (the count stated at L232;
     a and b are not given in the paper).
     """
-    k = 4000 if quick else 20_000
+    k = 2000 if quick else 20_000
     base = RunConfig(data="a9a-like", n_records=_records(2000 if quick else 10_000, 5), model="strongly-convex",
                      n_clients=5, total_iterations=k, sizes_per="total", step_clock_scope="total",
                      local="sequential", staleness=1, sampling="with-replacement", clip=None, certify=False)
@@ -194,7 +194,7 @@ def fig000_1b(*, quick: bool) -> Experiment:
     N_c = 10^4 per client, q = 0.000132, m = 12.106, p = 1, sigma = 8, C = 0.1, K = 25000 per client,
     eta_0 = 0.15 with eta_0/(1 + 0.001 t); constant baseline s = 16 with constant eta in {0.01, 0.001}.
     """
-    n_c, k = (2000, 5000) if quick else (10_000, 25_000)
+    n_c, k = (1000, 2500) if quick else (10_000, 25_000)
     base = RunConfig(data="w8a-like", n_records=_records(n_c, 5), model="strongly-convex", n_clients=5,
                      total_iterations=k, sizes_per="client", step_clock_scope="total", local="frozen",
                      staleness=1, sampling="poisson", clip=0.1, dp_sigma=8.0, dp_delta=5.5e-8, certify=False)

@@ -218,3 +218,115 @@ def fig4_smaller_c():
           "diff": diff, "noise": noise, "points": int(len(sig[0.1]) * len(sig)),
           "note": "the noise is N(0, C^2 sigma^2 I), so the tolerated sigma scales as 1/C by construction"}
     return _verdict(decide(diff, noise), diff, ev, {"setting": source}, "difference within seed spread")
+
+
+# --- seed 000 Fig 1a/6/7: step-size schemes -----------------------------------------------------
+
+#: "the same accuracy" read as within one accuracy point (our margin; the paper gives none)
+SAME_MARGIN = 0.01
+
+
+def _non_inferior(finals, arm, reference):
+    diff, noise = effect(finals[arm], finals[reference])
+    return diff + SAME_MARGIN, noise
+
+
+@claim(id="000.fig1a.diminishing-increasing-same-accuracy", seed="000", lines="L232, L1929",
+       statement="Diminishing steps eta_0/(1 + 0.001 t) with eta_0 = 0.1 and linearly increasing sample sizes reach, "
+                 "in 9 rounds, the same or better accuracy than constant eta = 0.0025 and s = 200 in 20 rounds "
+                 "(both diminishing1 and diminishing2; strongly convex).",
+       recorded="refuted", figure="figures/out/fig_000_1a.png")
+def fig1a_schemes():
+    finals, source = final_accuracies("fig_000_1a", E.fig000_1a)
+    ref = "constant eta=0.0025, s=200/client"
+    per = {}
+    for eta0 in ("0.1", "0.01"):
+        per[eta0] = {clock: _non_inferior(finals, f"{clock} eta0={eta0}, linear s", ref)
+                     for clock in ("diminishing1", "diminishing2")}
+    status = {eta0: min((decide(x, n) for x, n in v.values()), key=("refuted", "open", "holds").index)
+              for eta0, v in per.items()}
+    margin = min(x for x, _ in per["0.1"].values())
+    ev = {"source": source, "final_accuracy": _summ(finals), "same_margin": SAME_MARGIN,
+          "margin_plus_diff": {e: {c: x for c, (x, _) in v.items()} for e, v in per.items()},
+          "noise": {e: {c: n for c, (_, n) in v.items()} for e, v in per.items()},
+          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in",
+          "rounds": {"constant": 20, "linear": 9}}
+    ev["status_per_eta0"] = status
+    if status["0.1"] != "holds" and status["0.01"] == "holds":
+        ev["correction"] = (f"eta_0 = 0.01 instead of the paper's 0.1 (at 0.1 the comparison is {status['0.1']}: "
+                            "the run oscillates or diverges on some seeds)")
+        return Verdict("holds-with-correction", "sampled", margin, ev)
+    return _verdict(status["0.1"], margin, ev, {"setting": source, "eta0": 0.1},
+                    "the diminishing schemes are within the seed spread of the constant one")
+
+
+# --- seed 000 Fig 1b/12: DP with increasing sample sizes -----------------------------------------
+
+def _certified_from_csv(name):
+    path = OUT / f"{name}.csv"
+    if not path.exists():
+        return None
+    meta, rows = _read_csv(path)
+    if meta.get("setting") != "full":
+        return None
+    return {r["label"]: float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
+
+
+@claim(id="000.fig1b.increasing-better-under-dp", seed="000", lines="L232, L1968",
+       statement="Under DP (sigma = 8, C = 0.1, K = 25000) diminishing steps with increasing sample sizes "
+                 "s_{i,c} = N_c q (i + m) reach a higher test accuracy than constant s = 16 with constant steps.",
+       recorded="open", figure="figures/out/fig_000_1b.png")
+def fig1b_dp():
+    finals, source = final_accuracies("fig_000_1b", E.fig000_1b)
+    inc = "increasing s, eta0=0.15"
+    best_const = max((k for k in finals if k != inc), key=lambda k: np.mean(finals[k]))
+    diff, noise = effect(finals[inc], finals[best_const])
+    ev = {"source": source, "final_accuracy": _summ(finals), "diff": diff, "noise": noise,
+          "compared_with": best_const, "points": sum(len(v) for v in finals.values()),
+          "data": "w8a-shaped synthetic stand-in",
+          "certified_epsilon_upper_at_delta_5.5e-8": _certified_from_csv("fig_000_1b")}
+    return _verdict(decide(diff, noise), diff, ev, {"setting": source, "compared_with": best_const},
+                    "the accuracy difference is within the seed spread")
+
+
+# --- seed 000 Figs 4-5: sampling methods --------------------------------------------------------
+
+@claim(id="000.fig4.fast-sequences-keep-accuracy", seed="000", lines="L1893",
+       statement="O(i) with c = 1 and O(i/ln i) (a = 50, K = 20000) keep the accuracy of the constant sequence "
+                 "s_i = 50 (within one point) while needing far fewer rounds (strongly convex).",
+       recorded="holds", figure="figures/out/fig_000_4.png")
+def fig4_methods():
+    finals, source = final_accuracies("fig_000_4", E.fig000_4, "strongly-convex")
+    per = {arm: _non_inferior(finals, arm, "c=0") for arm in ("c=1", "i/ln i")}
+    worst = min(per, key=lambda a: per[a][0] - per[a][1])
+    x, noise = per[worst]
+    ev = {"source": source, "final_accuracy": _summ(finals), "same_margin": SAME_MARGIN,
+          "margin_plus_diff": {a: v[0] for a, v in per.items()}, "noise": noise,
+          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in",
+          "rounds": {k: len(v) for k, v in E.rounds_per_method(20_000).items()}}
+    return _verdict(decide(x, noise), x, ev, {"setting": source, "arm": worst},
+                    "the accuracy difference is within the seed spread of the one-point margin")
+
+
+# --- seed 000 Fig 10: biased vs unbiased clients ------------------------------------------------
+
+@claim(id="000.fig10.biased-no-difference", seed="000", lines="L239, L1947",
+       statement="With two clients holding only digit 0 and only digit 1 the final accuracy does not differ "
+                 "significantly (within one point) from i.i.d. clients (strongly and plain convex).",
+       recorded="holds", figure="figures/out/fig_000_10.png")
+def fig10_biased():
+    per, sources, summ = {}, [], {}
+    for model in ("strongly-convex", "plain-convex"):
+        finals, source = final_accuracies("fig_000_10", E.fig000_10, model)
+        diff, noise = effect(finals["biased (one digit per client)"], finals["unbiased (iid)"])
+        per[model] = (SAME_MARGIN - abs(diff), noise)
+        sources.append(source)
+        summ[model] = _summ(finals)
+    worst = min(per, key=lambda m: per[m][0] - per[m][1])
+    x, noise = per[worst]
+    ev = {"source": sources[0], "final_accuracy": summ, "same_margin": SAME_MARGIN,
+          "margin_minus_abs_diff": {m: v[0] for m, v in per.items()}, "noise": noise,
+          "points": sum(len(v) for s in summ.values() for v in s.values()),
+          "data": "scikit-learn digits 0 and 1 (8x8); both settings are nearly separable, so this is a weak test"}
+    return _verdict(decide(x, noise), x, ev, {"setting": sources[0], "model": worst},
+                    "the difference is within the seed spread of the one-point margin")
