@@ -58,6 +58,13 @@ GAMMA_FORMS = {
 PRINTED_AT = {"eq55": "L1016", "thm31_L140": "L140", "thmB4_L844": "L844", "from_B2_r": "L860 (derived)"}
 
 _RHS_MP = {k: sp.lambdify((A, SIG), v, modules="mpmath") for k, v in GAMMA_FORMS.items()}
+#: B.2's u_0 < 1 (36) with r_0 = alpha sigma: alpha < 3 - 2 sqrt(2); the "from_B2_r" form is singular there.
+U0_ALPHA_MAX = 3.0 - 2.0 * math.sqrt(2.0)
+
+
+def _domain_end(sigma: float, form: str) -> float:
+    """Upper end of the alpha_bar domain where every denominator of the form is positive."""
+    return min(h(sigma), U0_ALPHA_MAX) if form == "from_B2_r" else h(sigma)
 
 
 # --- numeric functions ------------------------------------------------------------------------------
@@ -96,8 +103,9 @@ def gamma_rhs(alpha_bar, sigma, *, form: str = "eq55") -> float:
     a = _real("alpha_bar", alpha_bar)
     if form not in _RHS_MP:
         raise InvalidParameter(f"form must be one of {tuple(_RHS_MP)}, got {form!r}")
-    if not 0.0 <= a < h(sigma):
-        raise InvalidParameter(f"alpha_bar must lie in [0, h(sigma)) = [0, {h(sigma):.6g}), got {alpha_bar!r}")
+    end = _domain_end(sigma, form)
+    if not 0.0 <= a < end:
+        raise InvalidParameter(f"alpha_bar must lie in [0, {end:.6g}) (h(sigma) for this form), got {alpha_bar!r}")
     with mp.workdps(MP_DPS):
         return float(_RHS_MP[form](mp.mpf(a), mp.mpf(sigma)))
 
@@ -120,7 +128,9 @@ def gamma_min(x, sigma, *, form: str = "eq55") -> float:
     x = _real("x", x)
     if not 0.0 < x < math.inf:
         raise InvalidParameter(f"x = epsilon N / K must be a finite number > 0, got {x!r}")
-    hs = h(sigma)
+    if form not in _RHS_MP:
+        raise InvalidParameter(f"form must be one of {tuple(_RHS_MP)}, got {form!r}")
+    hs = _domain_end(sigma, form)
 
     def phi(gam: float) -> float:
         return gam - _rhs_raw(x / gam, sigma, form)
@@ -243,6 +253,9 @@ def check_l1004() -> Verdict:
         p = float(printed.subs({SIG: s, A: a}))
         pts.append({"sigma": s, "alpha": a, "from_B2_r": t, "printed_L1004": p, "printed_over_true": p / t})
     worst = min(pts, key=lambda d: d["printed_over_true"])
+    # effect on gamma at the Tables 9-11 settings (x = eps/k with alpha_bar = x/2 in COMPARE_POINTS[:3])
+    effect = [{"sigma": s, "x": 2 * a, "gamma_eq55": gamma_min(2 * a, s), "gamma_from_B2_r": gamma_min(2 * a, s, form="from_B2_r")}
+              for s, a in COMPARE_POINTS[:3]]
     if worst["printed_over_true"] >= 1.0:
         return Verdict("holds", "symbolic", margin=worst["printed_over_true"] - 1.0,
                        evidence={"points": pts, "derived_form_matches": bool(derived_ok)})
@@ -250,6 +263,7 @@ def check_l1004() -> Verdict:
                    evidence={"points": pts, "derived_form_matches": bool(derived_ok),
                              "why": "1/(1-u0) = (1-alpha)/(1-alpha-2 sqrt(alpha)), not (1-alpha)/(1-sqrt(alpha))^2; "
                                     "the printed bound is smaller than B.2's, i.e. on the optimistic side",
+                             "gamma_effect_tables_9_11": effect,
                              "note": "u_0 < 1 needs alpha < 3 - 2 sqrt(2) = 0.1716; (37) lists alpha < 1, but its other "
                                      "two conditions imply u_0 < 1 (u_0 >= 1 forces sigma <= 2.14 < e < sigma)"},
                    counterexample=worst)
