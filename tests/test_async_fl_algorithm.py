@@ -10,7 +10,8 @@ from theory.ledger import get
 
 CLAIMS = ["000.thm-2.1.rho-bijection", "000.thm-2.1.round-sum", "000.thm-2.1.t-le-tglob",
           "000.thm-2.1.consistency", "000.thm-2.1.wait-invariant", "000.thm-2.1.wait-consistency",
-          "000.thm-2.1.simulation", "000.alg.wait-equality", "000.alg.broadcast-content", "000.alg.noise-sign"]
+          "000.thm-2.1.simulation", "000.alg.wait-equality", "000.alg.broadcast-content", "000.alg.noise-sign",
+          "000.alg.C1-sign"]
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)

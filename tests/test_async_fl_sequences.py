@@ -15,7 +15,7 @@ from theory.ledger import get
     "000.lemma-B3.conclusion-exact", "000.lemma-B3.c22-hypotheses", "000.lemma-B3.c22-S",
     "000.lemma-B3.c22-property-2", "000.sequences.c22-domain", "000.sequences.c22-s0-of-m",
     "000.sequences.table3-rounds", "000.sequences.example3-form", "000.sequences.experiment-form",
-    "000.sequences.rounds-vs-budget",
+    "000.sequences.rounds-vs-budget", "000.lemma-B3.omega-derivative", "000.sequences.i-over-ln-i-domain",
 ])
 def test_claim_computes_its_recorded_status(claim_id):
     c = get(claim_id)

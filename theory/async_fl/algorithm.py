@@ -567,3 +567,17 @@ def simulation(runs: int = 40) -> Verdict:
     if problems:
         return Verdict("refuted", "sampled", evidence=evidence, counterexample=problems[0])
     return Verdict("holds", "sampled", margin=0.0, evidence=evidence)
+
+
+@claim(id="000.alg.C1-sign", seed="000", lines="L577, L625",
+       statement="Algorithm C.1's write 'add eta_t d_xi g_h to entry h of w' implements recursion (7), w_{t+1} = w_t - eta_t d_xi S_u grad f.",
+       recorded="refuted")
+def c1_sign() -> Verdict:
+    w, eta, dxi, g = sp.symbols("w eta_t d_xi g_h", real=True)
+    recursion_7 = w - eta * dxi * g
+    algorithm_c1 = w + eta * dxi * g
+    diff = sp.simplify(algorithm_c1 - recursion_7)
+    if diff == 0:
+        return Verdict("holds", "symbolic", evidence={"difference": "0"})
+    return Verdict("refuted", "symbolic", evidence={"C.1 - (7)": str(diff), "correction": "subtract eta_t d_xi g_h"},
+                   counterexample={"w": 0, "eta_t": 1, "d_xi": 1, "g_h": 1, "C.1": 1, "(7)": -1})

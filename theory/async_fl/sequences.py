@@ -586,3 +586,39 @@ def rounds_vs_budget() -> Verdict:
     if fewer and stable:
         return Verdict("holds", "numeric", evidence=evidence)
     return Verdict("refuted", "numeric", evidence=evidence, counterexample={"rows": small})
+
+
+@claim(id="000.lemma-B3.omega-derivative", seed="000", lines="L448-L456",
+       statement="z/omega(z) is increasing when gamma(y) >= y gamma'(y) g/(g-1): z omega'(z) = y gamma'(y) g/(g-1) at y = (z(g-1)/g)^{g/(g-1)}.",
+       recorded="holds")
+def omega_derivative() -> Verdict:
+    h, g = _g_positive()
+    z = sp.Symbol("z", positive=True)
+    gamma = sp.Function("gamma")
+    a = (g - 1) / g
+    y = (z * a) ** (g / (g - 1))
+    omega = gamma(y)
+    lhs = z * sp.diff(omega, z)
+    rhs = (y * g / (g - 1)) * sp.Subs(sp.Derivative(gamma(sp.Symbol("u")), sp.Symbol("u")), sp.Symbol("u"), y).doit()
+    diff = sp.simplify(sp.powsimp(sp.expand_power_base(sp.simplify(lhs / rhs), force=True), force=True))
+    quotient_rule = sp.simplify(sp.diff(z / omega, z) - (1 / omega) * (1 - z * sp.diff(omega, z) / omega))
+    ok = diff == 1 and quotient_rule == 0
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+                   evidence={"z omega' / (y gamma'(y) g/(g-1))": str(diff), "quotient rule residual": str(quotient_rule)},
+                   counterexample=None if ok else {"ratio": str(diff)})
+
+
+@claim(id="000.sequences.i-over-ln-i-domain", seed="000", lines="L1883-L1893",
+       statement="The O(i/ln i) method s_i = a i/ln(i) + b defines a sample size for every round i = 0, 1, 2, ...",
+       recorded="refuted")
+def i_over_ln_i_domain() -> Verdict:
+    # ln 1 = 0 exactly, so i = 1 divides by zero; at i = 0, i/ln i -> 0 (a round of size b).
+    z = sp.Symbol("i", positive=True)
+    at_one = sp.log(sp.Integer(1))
+    at_zero = sp.limit(z / sp.log(z), z, 0, "+")
+    evidence = {"ln(1)": str(at_one), "lim_{i->0+} i/ln i": str(at_zero),
+                "fix": "start at i = 2 (sequences.i_over_log_i(start=2)) or use (i+2)/ln(i+2)"}
+    if at_one == 0:
+        return Verdict("refuted", "exact", evidence=evidence,
+                       counterexample={"i": 1, "a": 50, "b": 0, "s_i": "50*1/ln(1): division by zero"})
+    return Verdict("holds", "exact", evidence=evidence)

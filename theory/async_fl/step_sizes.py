@@ -372,3 +372,19 @@ def curvature_endpoints() -> Verdict:
                          "the cited theorem itself is not re-proved here"}
     return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, evidence=evidence,
                    counterexample=None if ok else {"h=1": evidence["h=1"]})
+
+
+@claim(id="000.lemma-B4.proof-chain", seed="000", lines="L537-L549",
+       statement="The algebra of Lemma B.4's proof: (S_i - 1 + 2Ebar)/(S_{i-1} + Ebar) = 1 + (s_i - 1 + Ebar)/(S_{i-1} + Ebar), (uS+E)/(S+E) <= u for u >= 1, and (s_0 - 1 + Ebar_0)/E_0 <= 3 under s_0 - 1 <= E_0, Ebar_0 <= 2E_0.",
+       recorded="holds")
+def proof_chain() -> Verdict:
+    S, E, s, u, E0 = sp.symbols("S_prev Ebar s_i u E_0", positive=True)
+    step_540 = sp.simplify((S + s - 1 + 2 * E) / (S + E) - (1 + (s - 1 + E) / (S + E)))
+    gap_543 = sp.factor(sp.simplify(u - (u * S + E) / (S + E)))          # = E (u - 1)/(S + E) >= 0 for u >= 1
+    # i = 0: worst case s_0 - 1 = E_0 and Ebar_0 = 2 E_0
+    worst_549 = sp.simplify((E0 + 2 * E0) / E0)
+    ok = step_540 == 0 and sp.simplify(gap_543 - E * (u - 1) / (S + E)) == 0 and worst_549 == 3
+    evidence = {"L540 residual": str(step_540), "L543 gap": str(gap_543), "L549 worst ratio": str(worst_549),
+                "note": "L553 writes E_{i-1} where Lemma B.4's statement (L526) has Ebar_{i-1}"}
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, evidence=evidence,
+                   counterexample=None if ok else evidence)
