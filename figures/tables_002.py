@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from figures.run import OUT
-from numerics.sweep import sweep
+from numerics.sweep import sweep, versioned
 from theory.proactive_dp import calculators as C
 from theory.proactive_dp.experiments import real_privacy
 from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
@@ -88,12 +88,11 @@ def calculator_table(table: int, *, quick: bool = False) -> tuple[Path, Path]:
                        f"N={inp['n']}, k={inp['k']}, theta=1, delta=1/N")
 
 
+@versioned("1")
 def _certified_columns(*, table: int) -> dict:
     inp = CALCULATOR_TABLES[table]["inputs"]
     return {**C.certified_columns(table), "n": inp["n"], "k": inp["k"]}
 
-
-_certified_columns.version = "1"
 
 
 def main_for(table: int, argv=None) -> None:
