@@ -23,6 +23,8 @@ from typing import Iterable, Sequence
 
 import mpmath
 
+from scipy import optimize
+
 from .errors import InvalidParameter, check_delta, check_epsilon, check_order
 from .precision import DEFAULT_RDP_ORDERS
 from .rdp import rdp_epsilon_order
@@ -33,6 +35,7 @@ from .schedule import Schedule
 #: (Candidate for numerics.precision; kept here until the lead moves it.)
 RDP_CONVERSION_DPS = 20
 CONVERSIONS = ("improved", "classic")
+_EVALUATED = "integer grid + descent over fractional"
 
 
 def _epsilon_at_order(rho, order, log_delta, conversion: str):
@@ -87,15 +90,28 @@ def _minimise_over_grid(objective, grid: Sequence[float]):
     return values[best], best
 
 
+def _refine(objective, grid: Sequence[float], best: float, value):
+    """Continuous 1-d refinement of the order between the grid neighbours of ``best`` (bounded Brent).
+    Returns (value, order); keeps the grid answer unless the refined order is strictly better."""
+    i = grid.index(best)
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    if hi - lo <= 0:
+        return value, best
+    found = optimize.minimize_scalar(lambda a: float(objective(a)), bounds=(lo, hi), method="bounded",
+                                     options={"xatol": 1e-3 * best})
+    refined = objective(float(found.x))
+    return (refined, float(found.x)) if refined < value else (value, best)
+
+
 def _round_up(x) -> float:
     f = float(x)
     return math.nextafter(f, math.inf) if mpmath.mpf(f) < x else f
 
 
-def _details(best, grid, conversion, evaluated_orders: str) -> dict:
+def _details(best, grid, conversion, evaluated_orders: str, refined: bool) -> dict:
     at_edge = best in (grid[0], grid[-1]) and len(grid) > 1
     details = {"order": float(best), "conversion": conversion, "order_at_grid_edge": bool(at_edge),
-               "orders_evaluated": evaluated_orders}
+               "orders_evaluated": evaluated_orders, "refined": refined}
     if at_edge:
         details["warning"] = (f"optimal order {best} is at the edge of the order grid "
                               f"[{grid[0]}, {grid[-1]}]; extend the grid for a tighter bound")
@@ -103,10 +119,11 @@ def _details(best, grid, conversion, evaluated_orders: str) -> dict:
 
 
 def epsilon_rdp(schedule: Schedule, delta: float, *, orders: Iterable[float] | None = None,
-                conversion: str = "improved") -> EpsilonBounds:
+                conversion: str = "improved", refine: bool = False) -> EpsilonBounds:
     r"""Certified upper bound on :math:`\varepsilon(\delta)` of ``schedule`` from its RDP curve.
 
-    ``epsilon_lower`` is 0 (RDP gives no lower bound). ``details["order"]`` is the order used.
+    ``epsilon_lower`` is 0 (RDP gives no lower bound). ``details["order"]`` is the order used;
+    ``refine=True`` also searches the continuum of orders between the best grid order's neighbours.
     """
     delta = check_delta(delta)
     grid = _check_inputs(schedule, orders, conversion)
@@ -118,14 +135,16 @@ def epsilon_rdp(schedule: Schedule, delta: float, *, orders: Iterable[float] | N
             return _epsilon_at_order(rho, order, log_delta, conversion)
 
         value, best = _minimise_over_grid(objective, grid)
+        if refine:
+            value, best = _refine(objective, grid, best, value)
         epsilon_upper = max(0.0, _round_up(value))
     return EpsilonBounds(epsilon_lower=0.0, epsilon_upper=epsilon_upper, delta=delta, method="rdp",
                          adjacency=schedule.adjacency, certified=True,
-                         details=_details(best, grid, conversion, "integer grid + descent over fractional"))
+                         details=_details(best, grid, conversion, _EVALUATED, refine))
 
 
 def delta_rdp(schedule: Schedule, epsilon: float, *, orders: Iterable[float] | None = None,
-              conversion: str = "improved") -> DeltaBounds:
+              conversion: str = "improved", refine: bool = False) -> DeltaBounds:
     r"""Certified upper bound on :math:`\delta(\varepsilon)` of ``schedule`` from its RDP curve
     (``delta_lower`` = 0; capped at 1)."""
     epsilon = check_epsilon(epsilon)
@@ -136,7 +155,9 @@ def delta_rdp(schedule: Schedule, epsilon: float, *, orders: Iterable[float] | N
             return _log_delta_at_order(rho, order, mpmath.mpf(epsilon), conversion)
 
         log_value, best = _minimise_over_grid(objective, grid)
+        if refine:
+            log_value, best = _refine(objective, grid, best, log_value)
         delta_upper = min(1.0, _round_up(mpmath.exp(log_value)))
     return DeltaBounds(delta_lower=0.0, delta_upper=delta_upper, epsilon=epsilon, method="rdp",
                        adjacency=schedule.adjacency, certified=True,
-                       details=_details(best, grid, conversion, "integer grid + descent over fractional"))
+                       details=_details(best, grid, conversion, _EVALUATED, refine))

@@ -13,6 +13,8 @@ from numerics.schedule import Schedule
 from tests.strategies import deltas, moderate_sigmas, small_q_rates
 
 C1 = Schedule.constant(q=0.01, sigma=1.0, steps=1000)
+#: a short order grid for the property tests (the properties hold on any grid; keeps them fast)
+SHORT_GRID = [1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 128, 256]
 
 
 def analytic_gaussian_epsilon(mu: float, delta: float) -> float:
@@ -40,8 +42,8 @@ def test_rdp_at_q_one_is_above_the_exact_gaussian(sigma, steps, delta):
 @given(q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 5000), delta=deltas)
 def test_classic_is_never_below_improved(q, sigma, steps, delta):
     schedule = Schedule.constant(q=q, sigma=sigma, steps=steps)
-    classic = epsilon_rdp(schedule, delta, conversion="classic").epsilon_upper
-    improved = epsilon_rdp(schedule, delta).epsilon_upper
+    classic = epsilon_rdp(schedule, delta, orders=SHORT_GRID, conversion="classic").epsilon_upper
+    improved = epsilon_rdp(schedule, delta, orders=SHORT_GRID).epsilon_upper
     assert classic >= improved
 
 
@@ -67,6 +69,15 @@ def test_grid_optimum_and_edge_warning():
     assert "edge" in edge.details["warning"]
 
 
+def test_refinement_between_grid_points():
+    grid = epsilon_rdp(C1, 1e-5)
+    refined = epsilon_rdp(C1, 1e-5, refine=True)
+    assert refined.details["refined"] and refined.epsilon_upper <= grid.epsilon_upper
+    assert abs(refined.details["order"] - grid.details["order"]) <= 0.1 + 1e-12  # between grid neighbours
+    single = epsilon_rdp(C1, 1e-5, orders=[refined.details["order"]])  # the reported order reproduces it
+    assert single.epsilon_upper == refined.epsilon_upper
+
+
 def test_delta_round_trip():
     for conversion in ("improved", "classic"):
         eps = epsilon_rdp(C1, 1e-5, conversion=conversion)
@@ -79,15 +90,16 @@ def test_delta_round_trip():
 @settings(max_examples=6)
 @given(q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 3000))
 def test_monotone_in_steps_and_delta(q, sigma, steps):
-    short = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-5).epsilon_upper
-    long = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=2 * steps), 1e-5).epsilon_upper
-    looser = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-3).epsilon_upper
-    assert long >= short >= looser
+    short = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-5, orders=SHORT_GRID)
+    long = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=2 * steps), 1e-5, orders=SHORT_GRID)
+    looser = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), 1e-3, orders=SHORT_GRID)
+    assert long.epsilon_upper >= short.epsilon_upper >= looser.epsilon_upper
 
 
 def test_replace_one_not_below_add_remove():
-    add_remove = epsilon_rdp(C1, 1e-5).epsilon_upper
-    replace = epsilon_rdp(Schedule.constant(q=0.01, sigma=1.0, steps=1000, adjacency="replace-one"), 1e-5)
+    add_remove = epsilon_rdp(C1, 1e-5, orders=SHORT_GRID).epsilon_upper
+    replace = epsilon_rdp(Schedule.constant(q=0.01, sigma=1.0, steps=1000, adjacency="replace-one"), 1e-5,
+                          orders=SHORT_GRID)
     assert replace.adjacency == "replace-one" and replace.epsilon_upper >= add_remove
 
 
