@@ -87,3 +87,11 @@ def test_example_claims_compute_recorded_status(n):
     for c in ledger.load_all():
         if c.id.startswith(f"000.example-{n}."):
             assert c.evaluate().status == c.recorded, c.id
+
+
+@pytest.mark.parametrize("n", sorted(ex.CLAIMED_GUARANTEE))
+def test_example_guarantees_hold_by_the_certified_accountant(n):
+    from theory import ledger
+    v = ledger.get(f"000.example-{n}.accountant").evaluate()
+    assert v.status == "holds"
+    assert v.evidence["eps_upper"] <= v.evidence["epsilon_claimed"]

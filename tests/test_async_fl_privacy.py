@@ -115,3 +115,24 @@ def test_privacy_claims_compute_recorded_status(c):
     assert v.status == c.recorded
     if v.status == "refuted":
         assert v.counterexample
+
+
+@settings(max_examples=6)
+@given(s=st.integers(5, 60), s2=st.integers(5, 60), t=st.integers(20, 300), sigma=st.floats(2.5, 6.0),
+       eps=st.sampled_from([0.5, 1.0, 2.0]))
+def test_theorem31_delta_is_certified_by_the_accountant(s, s2, t, sigma, eps):
+    """Theorem 3.1 (L180-190) by hypothesis: wherever all its hypotheses hold, the certified PLD epsilon at the
+    theorem's delta is at most epsilon (two-phase schedules, N_c = 10^4, r0 = 0.36 < 1/e)."""
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    n_c, r0 = 10000, 0.36
+    th = pv.theorem31([s] * t + [s2] * t, n_c, sigma=sigma, epsilon=eps, r0=r0)
+    hyp = th["hypotheses"]
+    if th["delta"] is None or not all(hyp.get(k) for k in ("q_le_r0_over_sigma", "u_lt_1", "lambda_ge_1")):
+        return
+    delta = float(th["delta"])
+    if not 1e-15 <= delta < 1:
+        return
+    sched = Schedule.from_phases([(s / n_c, sigma, t), (s2 / n_c, sigma, t)])
+    assert epsilon_pld(sched, delta, rel_width=0.02).epsilon_upper <= eps
