@@ -158,3 +158,18 @@ def test_cli_runs_a_config_and_rejects_bad_ones(tmp_path, capsys):
     bad.write_text(json.dumps({**TINY, "n_clients": -2}))
     assert cli(["run", str(bad)]) == 2
     assert "n_clients" in capsys.readouterr().err
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 5)),
+              elements=st.floats(-1e6, 1e6, allow_nan=False)),
+       st.floats(1e-3, 10.0))
+def test_clipping_never_exceeds_c_and_keeps_direction(g, c):
+    out = dp.clip_rows(g, c)
+    norms = np.linalg.norm(out, axis=1)
+    assert np.all(norms <= c * (1 + 1e-12))
+    # each row is a non-negative multiple of the input row
+    np.testing.assert_allclose(out * np.linalg.norm(g, axis=1)[:, None], g * norms[:, None], rtol=1e-9, atol=1e-9)

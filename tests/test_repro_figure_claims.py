@@ -1,4 +1,5 @@
 """The figure claims' decision rule and their recomputable counterexamples."""
+import numpy as np
 import pytest
 
 from repro import experiments as E
@@ -36,3 +37,23 @@ def test_run_backed_claims_state_their_source(fn):
     assert v.evidence["source"].startswith(("csv:", "quick setting"))
     if v.status == "refuted":
         assert v.counterexample["setting"] == v.evidence["source"]
+
+
+def test_claims_read_the_full_csv_when_present(tmp_path, monkeypatch):
+    from figures import common
+
+    rows = [{"model": "strongly-convex", "label": lab, "seed": s, "round": r, "iterations": 10 * r,
+             "test_accuracy": acc + (0.1 if r == 2 else 0.0), "test_loss": 0.5}
+            for lab, acc in (("s=1", 0.5), ("s=26", 0.7)) for s in (0, 1) for r in (0, 2, 1)]
+    cap = common.caption(figure="f", paper="p", changes="c", stated="s", ours="o", quick=False)
+    common.write_outputs(tmp_path, "fig_002_s_sweep", rows, cap)
+    monkeypatch.setattr(F, "OUT", tmp_path)
+    finals, source = F.final_accuracies("fig_002_s_sweep", E.s_sweep, "strongly-convex")
+    assert source.startswith("csv:") and finals.keys() == {"s=1", "s=26"}
+    np.testing.assert_allclose(finals["s=1"], [0.6, 0.6])
+    np.testing.assert_allclose(finals["s=26"], [0.8, 0.8])
+    v = F.fig7_larger_s()
+    assert v.status == "holds" and v.margin == pytest.approx(0.2)
+    # a CSV written at the quick setting is not used as evidence for the full claim
+    common.write_outputs(tmp_path, "fig_002_s_sweep", rows, {**cap, "setting": "quick (CI smoke test)"})
+    assert F._finals_from_csv("fig_002_s_sweep", "strongly-convex") is None
