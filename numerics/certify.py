@@ -9,8 +9,8 @@ enclosure of the *margin* :math:`g - f` over boxes:
 * otherwise the box's midpoint is evaluated as a point ball: if every hypothesis certainly holds there
   and the margin is certainly negative, the claim is **refuted** with that midpoint as a
   counterexample;
-* otherwise the box is split along its widest coordinate (in log scale for ``log`` coordinates) and
-  both halves are queued, until a budget (boxes, seconds) or the minimum relative width is reached;
+* otherwise the box is halved (geometrically for ``log`` coordinates) along the coordinate whose
+  collapse to a point narrows the margin enclosure most, and both halves are queued, until a budget (boxes, seconds) or the minimum relative width is reached;
   what is left stays **open** and is listed.
 
 Discrete parameters (an integer order, a step count) are enumerated; each discrete combination times
@@ -88,15 +88,46 @@ def _ball(lo: float, hi: float):
     return arb(lo) if lo == hi else arb(lo).union(arb(hi))
 
 
-def _split(box: Dict[str, Tuple[float, float]], scales: Dict[str, str]):
-    """Halve the widest coordinate (log width for log coordinates); None when nothing can split."""
-    def width(name):
-        lo, hi = box[name]
-        return math.log(hi / lo) if scales[name] == "log" else (hi - lo) / max(1.0, abs(lo), abs(hi))
+def _half(lo: float, hi: float, scale: str) -> float:
+    return math.sqrt(lo * hi) if scale == "log" else 0.5 * (lo + hi)
 
-    name = max(box, key=width)
+
+def _widest(box, scales, initial) -> str:
+    """The coordinate widest relative to its width in the task's initial box (scale-free)."""
+    def frac(n):
+        lo, hi = box[n]
+        ilo, ihi = initial[n]
+        if ihi == ilo:
+            return 0.0
+        return math.log(hi / lo) / math.log(ihi / ilo) if scales[n] == "log" else (hi - lo) / (ihi - ilo)
+
+    return max(box, key=frac)
+
+
+def _split_choice(margin, fixed, box, scales) -> str:
+    """The coordinate whose collapse to its midpoint narrows the margin enclosure most (a 'smear'
+    heuristic: it spends the splits where the enclosure is sensitive, e.g. on a tiny q range near 0
+    rather than on a wide but harmless sigma range)."""
+    def radius_if_fixed(name):
+        lo, hi = box[name]
+        if lo == hi:
+            return math.inf
+        mid = _half(lo, hi, scales[name])
+        args = dict(fixed, **{n: _ball(*((mid, mid) if n == name else v)) for n, v in box.items()})
+        m = margin(**args)
+        return float(m.rad()) if m.is_finite() else math.inf
+
+    widths = {n: radius_if_fixed(n) for n in box}
+    best = min(widths.values())
+    if math.isinf(best):  # no collapse helps: halve the relatively widest coordinate
+        return max(box, key=lambda n: _rel_width({n: box[n]}, scales))
+    return min(widths, key=widths.get)
+
+
+def _split(box: Dict[str, Tuple[float, float]], scales: Dict[str, str], name: str):
+    """Halve coordinate ``name`` (geometrically for log coordinates); None when it cannot split."""
     lo, hi = box[name]
-    mid = math.sqrt(lo * hi) if scales[name] == "log" else 0.5 * (lo + hi)
+    mid = _half(lo, hi, scales[name])
     if not lo < mid < hi:
         return None
     return name, dict(box, **{name: (lo, mid)}), dict(box, **{name: (mid, hi)})
@@ -124,7 +155,7 @@ def _positive(ball, strict: bool) -> bool:
 @versioned("1")
 def certify_task(margin_ref: str, constraints_ref: Optional[str], digest: str, fixed: dict, box: dict,
                  scales: dict, strict: bool, max_boxes: int, max_seconds: float, min_rel_width: float,
-                 prec: int) -> dict:
+                 prec: int, split_rule: str = "widest") -> dict:
     """Branch and bound on one box with fixed discrete values; returns a :class:`Certificate` dict.
 
     ``digest`` (the source digest of the margin's module) is unused here but keys the cache.
@@ -159,7 +190,8 @@ def certify_task(margin_ref: str, constraints_ref: Optional[str], digest: str, f
                 cert.status = "refuted"
                 cert.counterexample = dict(fixed, **mid, margin_upper=float(mm.upper()))
                 break
-            parts = _split(b, scales) if _rel_width(b, scales) > min_rel_width else None
+            name = _split_choice(margin, fixed, b, scales) if split_rule == "smear" else _widest(b, scales, box)
+            parts = _split(b, scales, name) if _rel_width(b, scales) > min_rel_width else None
             if parts is None:
                 cert.open_boxes.append(dict(fixed, **{n: list(v) for n, v in b.items()}))
                 continue
