@@ -458,3 +458,56 @@ def _replace_one_eps(schedule, current, delta, h, tail):
     per_step_tail = tail / schedule.total_steps
     lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in _pairs(schedule, "replace")]
     return _eps_lower(compose(lower, h, tail), delta), best
+
+
+# --------------------------------------------------------------------------------------------------
+# the trade-off curve (f-DP) of the exact mechanism
+# --------------------------------------------------------------------------------------------------
+
+def _beta_from(c: ComposedPLD, pmf: np.ndarray, extra: float, alphas: np.ndarray) -> np.ndarray:
+    r"""sup over eps of 1 - delta(eps) - e^eps alpha, for delta(eps) = grid delta + ``extra``.
+
+    Between grid points the objective is :math:`1 - A + e^\varepsilon(B - \alpha)`, monotone, so the
+    supremum over all real eps is attained at a grid point or as eps -> -inf (value 1 - total mass).
+    """
+    x, a, b = _tail_sums(c, pmf)
+    d = a - b
+    total = float(pmf.sum()) + extra
+    out = np.empty(len(alphas))
+    for i, alpha in enumerate(alphas):
+        vals = 1.0 - d - extra - np.exp(np.minimum(x, 700.0)) * alpha
+        out[i] = max(float(vals.max()), 1.0 - total)
+    return np.clip(out, 0.0, 1.0 - alphas)
+
+
+def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_WIDTH,
+                 grid_delta: float = 1e-5) -> tuple[np.ndarray, np.ndarray]:
+    r"""Certified bounds on the exact trade-off curve :math:`f(\alpha)` of the composed mechanism.
+
+    :math:`f(\alpha) = \min_{\text{directions}} \sup_{\varepsilon \in \mathbb{R}}
+    (1 - \delta(\varepsilon) - e^{\varepsilon}\alpha)` (the f-DP / hockey-stick duality, Dong, Roth,
+    Su 2022, Prop. 2.12, over both orders of the neighbouring pair). Using the certified upper (lower)
+    delta curve gives a lower (upper) bound on f. The grid is the one :func:`epsilon_pld` certifies at
+    ``grid_delta`` with ``rel_width``. Returns ``(beta_lower, beta_upper)`` arrays. Add/remove only.
+    """
+    schedule = _validate_schedule(schedule)
+    if schedule.adjacency != "add-remove":
+        raise InvalidParameter("tradeoff_pld supports adjacency 'add-remove' only, got 'replace-one'")
+    alphas = np.asarray(alphas, dtype=float)
+    if alphas.ndim != 1 or alphas.size == 0 or not np.all((alphas >= 0) & (alphas <= 1)):
+        raise InvalidParameter("alphas must be a non-empty 1-d sequence of numbers in [0, 1]")
+    rel_width = _check_rel_width(rel_width)
+    delta = check_delta(grid_delta, "grid_delta")
+    tail = delta * rel_width * 1e-3
+
+    def bracket_of(direction, h):
+        b = _compose_direction(schedule, direction, h, tail)
+        return _eps_lower(b.lower, delta), _eps_upper(b.upper, delta), b
+
+    _, _, current, _ = _refine(bracket_of, ("remove", "add"), rel_width, 6,
+                               _initial_step(schedule, rel_width, delta))
+    lows, ups = [], []
+    for _, _, b in current.values():
+        lows.append(_beta_from(b.upper, _upper_pmf(b.upper), b.upper.inf_mass + _delta_slack(b.upper), alphas))
+        ups.append(_beta_from(b.lower, b.lower.pmf, -_delta_slack(b.lower), alphas))
+    return np.minimum.reduce(lows), np.minimum.reduce(ups)

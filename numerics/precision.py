@@ -26,3 +26,5 @@ PLD_MAX_GRID_POINTS = 2 ** 24
 PRINTED_FLOAT_RTOL = 1e-9
 #: mass the PLD accountant may leave outside its grid (each side) when it bounds delta at a given eps.
 PLD_DELTA_TAIL = 1e-18
+#: relative resolution of sigma calibration (the returned sigma is within this factor of the smallest).
+CALIBRATION_RTOL = 1e-4

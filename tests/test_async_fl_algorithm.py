@@ -49,13 +49,16 @@ def test_t_glob_counterexample():
 
 
 def test_equality_wait_counterexample_recomputed():
-    # One client, tau = 0: after round 0 (one update) the broadcast is late (k = 0). At round 1, h = 0,
-    # t_glob = 0 and t_delay = 1 != tau = 0, so '=' lets the step through without update 0.
-    a = ((0,), (0, 0))
+    # One client, tau = 0: the round-1 message is in flight when broadcast k = 1 (round 0 only) arrives at
+    # the start of round 2, so the model lacks updates 1, 2. t_glob = 2, t_delay = 2 != tau = 0: '=' lets
+    # update 3 through; Appendix A's '<=' waits.
+    a = ((0,), (0, 0), (0, 0))
     tau = lambda t: 0  # noqa: E731
-    assert alg.may_proceed("eq", tau=tau, a=a, c=0, i=1, h=0, k=0)
-    assert not alg.may_proceed("le", tau=tau, a=a, c=0, i=1, h=0, k=0)
-    assert 0 not in alg.guaranteed_contents(a, 0, 1, 0, 0)
+    assert alg.may_proceed("eq", tau=tau, a=a, c=0, i=2, h=0, k=1)
+    assert not alg.may_proceed("le", tau=tau, a=a, c=0, i=2, h=0, k=1)
+    assert not {1, 2} <= alg.guaranteed_contents(a, 0, 2, 0, 1)
+    # with k = 0 no ISR has run, so the client still holds all its own updates
+    assert {0, 1, 2} <= alg.guaranteed_contents(a, 0, 2, 0, 0)
 
 
 def test_simulation_detects_violations_under_the_equality_rule():
@@ -97,3 +100,19 @@ def test_bad_input_raises(call):
 @pytest.mark.slow
 def test_simulation_many_runs():
     assert alg.simulation(runs=2000).status == "holds"
+
+
+def test_decreasing_tau_counterexample_is_reachable_in_simulation():
+    # Permissible tau (t - tau(t) = -5, -4, -3, 3, 4, ... non-decreasing) that drops to 0 at t = 3:
+    # Appendix A's loop tests tau(t_glob) = tau(t - 1) = 5 and lets update 3 run without updates 1, 2.
+    tau = lambda t: 5 if t < 3 else 0  # noqa: E731
+    a = ((0,), (0, 0), (0, 0))
+    assert alg.lag_nondecreasing(tau, 5)
+    assert any(alg.simulate(a, 1, tau=tau, rule="le", seed=s).violations for s in range(100))
+    # the corrected loop (tau at t_glob + 1) never violates consistency (here it waits instead)
+    assert not any(alg.simulate(a, 1, tau=tau, rule="le-own", seed=s).violations for s in range(100))
+
+
+def test_equality_counterexample_is_reachable_in_simulation():
+    a = ((0,), (0, 0), (0, 0))
+    assert any(alg.simulate(a, 1, tau=lambda t: 0, rule="eq", seed=s).violations for s in range(100))

@@ -133,6 +133,8 @@ CLAIM_MODULES = (
     "theory.async_fl.aggregated_noise",
     # figure claims (runs of repro/)
     "theory.figure_claims",
+    # rigorous (ball-arithmetic) certificates of the inequality claims of seeds 002 and 000
+    "theory.rigorous_claims",
 )
 
 

@@ -136,22 +136,29 @@ def may_proceed(rule: str, *, tau: Callable[[int], int], a: Table, c: int, i: in
     """
     if rule == "lag" and i >= d + 1:
         return i - k <= d
-    tg, td = tau(t_glob(a, c, i, h)), t_delay(a, c, i, h, k)
-    if rule in ("le", "lag"):
-        return not tg <= td
+    if rule not in ("le", "lag", "eq", "le-own"):
+        raise InvalidParameter(f"rule must be 'le', 'eq', 'lag' or 'le-own', got {rule!r}")
+    # "le-own" tests tau at the step's own last possible index t_glob + 1 (>= rho(c,i,h), 000.thm-2.1.t-le-tglob)
+    tg = tau(t_glob(a, c, i, h) + (1 if rule == "le-own" else 0))
+    td = t_delay(a, c, i, h, k)
     if rule == "eq":
         return tg != td
-    raise InvalidParameter(f"rule must be 'le', 'eq' or 'lag', got {rule!r}")
+    return not tg <= td
 
 
 def guaranteed_contents(a: Table, c: int, i: int, h: int, k: int) -> set:
     r"""Updates that :math:`\hat w_{c,i,h}` contains for every message timing with counter ``k``.
 
     Rounds :math:`< k` (the server invariant L310: :math:`\hat v_k` holds them) and the client's own
-    earlier updates of round ``i`` (ISR L327: :math:`\hat w = \hat v - \bar\eta_i U`).
+    earlier updates of round ``i`` (ISR L327: :math:`\hat w = \hat v - \bar\eta_i U`). An ISR may have
+    replaced the model at the start of round ``i`` by a :math:`\hat v_k` that lacks the client's own
+    rounds ``k..i-1`` (messages still in flight), so those are not guaranteed -- unless ``k = 0``: no
+    ISR has run yet (it needs ``k > kold >= 0``) and the model holds all the client's own updates.
     """
     starts = round_starts(a)
     own = {rho(a, c, i, j) for j in range(h)}
+    if k == 0:
+        own |= {rho(a, c, ii, j) for ii in range(i) for j in range(client_size(a, ii, c))}
     return set(range(starts[k])) | own
 
 
@@ -191,12 +198,19 @@ def all_tables(sizes: Sequence[int], n: int):
         yield tuple(tuple(next(it) for _ in range(s)) for s in sizes)
 
 
-def tau_family():
-    """Integer delay functions with t - tau(t) non-decreasing (named, for evidence)."""
+def tau_family(*, decreasing: bool = True):
+    """Integer delay functions with t - tau(t) non-decreasing (named, for evidence).
+
+    Setup only asks that :math:`t - \tau(t)` increase (L73, L298); that allows :math:`\tau` itself to
+    drop, e.g. "5 then 0 at t>=3". ``decreasing=False`` keeps only non-decreasing :math:`\tau`.
+    """
     for c in range(0, 5):
         yield f"{c}", (lambda t, c=c: c)
         yield f"max(0,t-{c})", (lambda t, c=c: max(0, t - c))
         yield f"{c}+floor(t/2)", (lambda t, c=c: c + max(t, 0) // 2)
+    if decreasing:
+        for c in range(1, 6):
+            yield f"5 then 0 at t>={c}", (lambda t, c=c: 5 if t < c else 0)
 
 
 #: exhaustive domain: round sizes and client counts (every table is enumerated).
@@ -402,10 +416,10 @@ def t_le_tglob() -> Verdict:
     return Verdict("refuted", "exact", margin=float(-worst), evidence=evidence, counterexample=example)
 
 
-def _rule_failures(rule: str, d: int = 0, require_property_3: bool = False):
+def _rule_failures_family(rule: str, *, decreasing: bool, d: int = 0, require_property_3: bool = False):
     checked = 0
     for n, a in _exhaustive_tables():
-        for name, tau in tau_family():
+        for name, tau in tau_family(decreasing=decreasing):
             if not lag_nondecreasing(tau, round_starts(a)[-1]):
                 continue
             if require_property_3 and not property_3(a, tau, d):
@@ -417,15 +431,54 @@ def _rule_failures(rule: str, d: int = 0, require_property_3: bool = False):
     return checked, None
 
 
+def reachable_violation(rule: str, *, decreasing: bool, seeds: int = 30, live_under: Optional[str] = None):
+    """First execution (table, tau, seed) of the event simulator in which ``rule`` breaks consistency.
+
+    The exhaustive state check (:func:`consistency_failures`) finds states that a wait rule lets through;
+    this replays the algorithm to show one is reached. With ``live_under``, the same run under that rule
+    must finish (so the counterexample is not an artefact of a delay the algorithm cannot serve).
+    Delay functions are tried from the largest constant down.
+    """
+    family = sorted(tau_family(decreasing=decreasing), key=lambda x: x[0], reverse=True)
+    for name, tau in family:
+        for n, a in _exhaustive_tables():
+            if not lag_nondecreasing(tau, round_starts(a)[-1]) or not consistency_failures(a, n, tau, rule):
+                continue
+            for seed in range(seeds):
+                res = simulate(a, n, tau=tau, rule=rule, seed=seed)
+                if res.violations and (live_under is None
+                                       or simulate(a, n, tau=tau, rule=live_under, seed=seed).deadlock is None):
+                    return {"n": n, "a": [list(r) for r in a], "tau": name, "seed": seed, "rule": rule,
+                            **res.violations[0]}
+    return None
+
+
+def _rule_failures(rule: str, d: int = 0, require_property_3: bool = False):
+    return _rule_failures_family(rule, decreasing=True, d=d, require_property_3=require_property_3)
+
+
 @claim(id="000.thm-2.1.consistency", seed="000", lines="L130-L132, L408-L410, L341",
-       statement="With Appendix A's wait loop (wait while tau(t_glob) <= t_delay) every update's model contains all updates up to t - tau(t), whatever the message timing.",
-       recorded="holds")
+       statement="With Appendix A's wait loop (wait while tau(t_glob) <= t_delay) every update's model contains all updates up to t - tau(t), for every permissible tau (t - tau(t) increasing) and message timing.",
+       recorded="holds-with-correction")
 def consistency_le() -> Verdict:
-    checked, bad = _rule_failures("le")
-    evidence = {"cases": checked, "tau_family": [n for n, _ in tau_family()], "k": "every 0 <= k <= i",
-                "model": "worst case: model holds rounds < k and own earlier updates of round i only"}
-    if bad:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
+    checked_all, bad_all = _rule_failures_family("le", decreasing=True)
+    if bad_all:
+        bad_all = reachable_violation("le", decreasing=True) or bad_all    # replay it in the simulator
+    checked_inc, bad_inc = _rule_failures_family("le", decreasing=False)
+    checked_own, bad_own = _rule_failures_family("le-own", decreasing=True)
+    evidence = {"cases": {"le, all tau": checked_all, "le, non-decreasing tau": checked_inc,
+                          "le-own, all tau": checked_own},
+                "tau_family": [n for n, _ in tau_family()], "k": "every 0 <= k <= i",
+                "model": "worst case: rounds < k, own updates of round i, and (k = 0 only) all own updates",
+                "printed_rule_counterexample": bad_all,
+                "why": "the loop tests tau(t_glob) but the step's index can be t_glob + 1 (000.thm-2.1.t-le-tglob); "
+                       "L410's 't - tau(t) <= t_glob - tau(t_glob)' needs t <= t_glob",
+                "correction": "holds when tau is also non-decreasing (every tau the paper uses), or for every "
+                              "permissible tau when the loop tests tau(t_glob + 1)"}
+    if bad_inc or bad_own:
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad_inc or bad_own)
+    if bad_all:
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=bad_all)
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
@@ -433,12 +486,14 @@ def consistency_le() -> Verdict:
        statement="Algorithm 2.1's wait condition 'while tau(t_glob) = t_delay' keeps t_delay <= tau(t_glob), hence consistency.",
        recorded="refuted")
 def wait_equality() -> Verdict:
-    checked, bad = _rule_failures("eq")
-    evidence = {"cases": checked, "why": "t_delay grows by s_{i+1} - s_{i+1,c} at a round boundary and starts at "
-                "s_0 - s_{0,c}, so it can pass tau(t_glob) without ever being equal to it; Appendix A's '<=' is needed"}
+    bad = reachable_violation("eq", decreasing=False, live_under="le")
+    evidence = {"tau_family": "non-decreasing members of tau_family()", "search": "event simulator, 30 seeds per case",
+                "why": "t_delay grows by s_{i+1} - s_{i+1,c} at a round boundary and starts at "
+                       "s_0 - s_{0,c}, so it can pass tau(t_glob) without ever being equal to it; Appendix A's '<=' "
+                       "waits in the same run, which then completes"}
     if bad:
         return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+    return Verdict("holds", "sampled", evidence={**evidence, "points": "all exhaustive cases x 30 seeds"})
 
 
 def _invariant_chain_failure(d: int):

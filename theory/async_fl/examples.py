@@ -321,3 +321,33 @@ for _n in CLAIMED_GUARANTEE:
     claim(id=f"000.example-{_n}.accountant", seed="000", lines=EXAMPLES[_n]["lines"],
           statement=f"Example {_n}: the final sequence with its sigma is (epsilon, delta)-DP for the (epsilon, delta) the example claims, by the certified accountant.",
           recorded="holds")(lambda n=_n: _accountant_verdict(n))
+
+
+@claim(id="000.thm-3.2.case1-implied-by-thm-3.1", seed="000", lines="L1100-1102, L1340-1344",
+       statement="Case 1 of Theorem D.3 follows from Theorem 3.1: at the examples' final sequences (real rounds, r0 = sigma max_i q_i) Theorem 3.1's requirement on sigma is at most the case-1 requirement met by the example's sigma.",
+       recorded="holds")
+def case1_implied() -> Verdict:
+    rows = []
+    for n in sorted(CLAIMED_GUARANTEE):
+        rep, h = replay(n), hypotheses(n)
+        x, f = rep["inputs"], rep["final"]
+        sizes = sample_sizes(f["q"], f["m"], x["p"], x["n_c"], h["rounds_real"])
+        sigma = float(x["sigma"])
+        r0 = sigma * max(sizes) / x["n_c"]
+        eps_text, delta_key = CLAIMED_GUARANTEE[n]
+        eps, delta = float(eps_text), float(EXAMPLES[n]["printed"][delta_key][0])
+        t = pv.theorem31(sizes, x["n_c"], sigma=sigma, epsilon=eps, r0=r0)
+        need = pv.theorem31_sigma_bound(sizes, x["n_c"], epsilon=eps, delta=delta, r0=r0, sigma=sigma)
+        rows.append({"example": n, "sigma": sigma, "theorem31_sigma_needed": need, "r0": r0,
+                     "hypotheses": {k: bool(v) for k, v in t["hypotheses"].items()},
+                     "branch_c0_2_over_rho_hat_c1": bool(t["c1"] >= pv.branch_crossing(t["r"], t["rho"], t["rho_hat"])),
+                     "delta_by_theorem31_at_sigma": float(t["delta"]), "delta_example": delta})
+    worst = min(rows, key=lambda r: r["sigma"] - r["theorem31_sigma_needed"])
+    ev = {"rows": rows, "points": len(rows),
+          "note": "in the branch c0 = 2/(rho_hat c1) Theorem 3.1 needs only sigma >= B: the case-1 factor (1+gamma)^(2+3p)/sqrt(1-alpha) is slack"}
+    margin = worst["sigma"] - worst["theorem31_sigma_needed"]
+    ok = all(r["theorem31_sigma_needed"] <= r["sigma"] and all(v for k, v in r["hypotheses"].items() if k != "lambda_integer")
+             for r in rows)
+    if ok:
+        return Verdict("holds", "numeric", margin, ev)
+    return Verdict("refuted", "numeric", margin, ev, counterexample=worst)
