@@ -29,7 +29,7 @@ test-all: $(STAMP)
 	$(BIN)/pytest -n 2 -q tests $(if $(NOTEBOOKS),--nbmake $(NOTEBOOKS),)
 
 report: $(STAMP)
-	$(PYTHON) -m theory.report $(if $(FRESH),--fresh,) $(if $(SCHEDULER),--scheduler $(SCHEDULER),)
+	$(PYTHON) -m theory.report $(if $(FRESH),--fresh,) $(if $(SCHEDULER),--scheduler $(SCHEDULER),) $(if $(BACKEND),--backend $(BACKEND),)
 
 bench: $(STAMP)
 	$(PYTHON) -m bench
