@@ -182,3 +182,10 @@ def test_conclusion_dense_grid():
                            q_fractions=(1.0, 0.5, 0.1, 0.01), lams_per_point=8)
     res = sweep(lb.conclusion_point, pts)
     assert max(r["ratio"] for r in res) <= 1
+
+
+def test_step_634_holds_under_both_corrections():
+    ev = lb.check_step_634().evidence
+    assert ev["failing"] > 0
+    assert ev["all_hold_when_lam_le_sigma"] and ev["points_with_lam_le_sigma"] > 0
+    assert ev["all_hold_under_000_assumption"] and ev["points_meeting_000_proof_assumption"] > 0

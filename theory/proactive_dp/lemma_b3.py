@@ -363,13 +363,17 @@ def check_step_634() -> Verdict:
     failing = [r for r in rows if r["x_over_u0"] > 1 or r["y_over_u1"] > 1]
     small = [r for r in rows if r["lam"] <= r["sigma"]]
     small_ok = all(r["x_over_u0"] <= 1 and r["y_over_u1"] <= 1 for r in small)
+    # seed 000's proof (L895) assumes lam/sigma^2 <= ln(1/(q lam)) instead; under it the middle inequality holds
+    alt = [r for r in rows if r["lam"] / r["sigma"] ** 2 <= math.log(1 / (r["q"] * r["lam"]))]
+    alt_ok = all(r["x_over_u0"] <= 1 + 1e-12 and r["y_over_u1"] <= 1 + 1e-12 for r in alt)
     status = "refuted" if failing else "holds"
     return Verdict(status, "numeric", margin=1 - max(worst["x_over_u0"], worst["y_over_u1"]),
                    evidence={"points": len(rows), "failing": len(failing), "worst": worst,
                              "why": "lam/sigma^2 <= ln(1/(q sigma)) gives lam q e^{lam/(2 sigma^2)} <= lam sqrt(q/sigma), "
                                     "which is <= sqrt(lam q) only when lam <= sigma; seed 000's proof (L895) assumes "
                                     "lam/sigma^2 <= ln(1/(q lam)) instead, under which the step holds",
-                             "points_with_lam_le_sigma": len(small), "all_hold_when_lam_le_sigma": small_ok},
+                             "points_with_lam_le_sigma": len(small), "all_hold_when_lam_le_sigma": small_ok,
+                             "points_meeting_000_proof_assumption": len(alt), "all_hold_under_000_assumption": alt_ok},
                    counterexample=worst if failing else None)
 
 
