@@ -189,3 +189,21 @@ def test_step_634_holds_under_both_corrections():
     assert ev["failing"] > 0
     assert ev["all_hold_when_lam_le_sigma"] and ev["points_with_lam_le_sigma"] > 0
     assert ev["all_hold_under_000_assumption"] and ev["points_meeting_000_proof_assumption"] > 0
+
+
+def _tail_b_quad(lam, q, sigma):
+    """Tail (13) in the direction (mu0, mu): B_{lam+1} - 1 - binom(lam+1, 2) M_2^B, by quadrature."""
+    with mpmath.workdps(40):
+        s = mpmath.mpf(sigma)
+        mix = lambda z: (1 - q) * mpmath.npdf(z, 0, s) + q * mpmath.npdf(z, 1, s)  # noqa: E731
+        big_b = mpmath.quad(lambda z: mpmath.npdf(z, 0, s) ** (lam + 1) / mix(z) ** lam,
+                            [-40 * s, -10 * s, 0, 0.5, 1, 10 * s, 40 * s])
+        return big_b - 1 - math.comb(lam + 1, 2) * _moment_b_quad(2, q, sigma)
+
+
+@pytest.mark.parametrize("lam,sigma,r0,frac", [(3, 2.0, 0.2, 1.0), (8, 4.0, 0.3, 0.5), (20, 8.0, 1 / math.e, 1.0)])
+def test_tail_13_other_direction_by_quadrature(lam, sigma, r0, frac):
+    q = frac * r0 / sigma * (1 - 1e-12)
+    u0, u1 = tl.tail_u(lam, sigma, r0)
+    assert tl.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1)["all"]
+    assert _tail_b_quad(lam, q, sigma) <= tl.tail_bound(lam, sigma, q, r0, u0, u1)

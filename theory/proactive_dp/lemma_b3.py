@@ -447,6 +447,7 @@ def check_conclusion() -> Verdict:
     status = "holds" if worst["ratio"] <= 1 else "refuted"
     return Verdict(status, "sampled", margin=1 - worst["ratio"],
                    evidence={"points": len(rows), "where": _grid_description(), "worst_ratio_exact_over_bound": worst,
+                             "min_bound_over_exact": 1 / worst["ratio"],
                              "accountant": "numerics.rdp.alpha_moment (log A_{lam+1})",
                              "note": "a rigorous certificate over boxes can enclose theory.tail_lemma.lemma_b3_margin"},
                    counterexample=None if status == "holds" else worst)
