@@ -48,17 +48,15 @@ def test_t_glob_counterexample():
     assert alg.rho(a, 0, 0, 0) == 0 and alg.t_glob(a, 0, 0, 0) == -1
 
 
-def test_equality_wait_counterexample_recomputed():
-    # One client, tau = 0: the round-1 message is in flight when broadcast k = 1 (round 0 only) arrives at
-    # the start of round 2, so the model lacks updates 1, 2. t_glob = 2, t_delay = 2 != tau = 0: '=' lets
-    # update 3 through; Appendix A's '<=' waits.
-    a = ((0,), (0, 0), (0, 0))
-    tau = lambda t: 0  # noqa: E731
-    assert alg.may_proceed("eq", tau=tau, a=a, c=0, i=2, h=0, k=1)
-    assert not alg.may_proceed("le", tau=tau, a=a, c=0, i=2, h=0, k=1)
-    assert not {1, 2} <= alg.guaranteed_contents(a, 0, 2, 0, 1)
-    # with k = 0 no ISR has run, so the client still holds all its own updates
-    assert {0, 1, 2} <= alg.guaranteed_contents(a, 0, 2, 0, 0)
+def test_equality_wait_state_check():
+    a = ((0, 0), (0, 0), (0, 0, 1))
+    tau = lambda t: 4  # noqa: E731
+    assert alg.t_glob(a, 1, 2, 0) == 5 and alg.t_delay(a, 1, 2, 0, 0) == 6
+    assert alg.may_proceed("eq", tau=tau, a=a, c=1, i=2, h=0, k=0)
+    assert not alg.may_proceed("le", tau=tau, a=a, c=1, i=2, h=0, k=0)
+    assert not {0, 1} <= alg.guaranteed_contents(a, 1, 2, 0, 0)
+    # with k = 0 no ISR has run, so a client still holds all its own updates
+    assert {0, 1, 2} <= alg.guaranteed_contents(((0,), (0, 0), (0, 0)), 0, 2, 0, 0)
 
 
 def test_simulation_detects_violations_under_the_equality_rule():
@@ -114,5 +112,10 @@ def test_decreasing_tau_counterexample_is_reachable_in_simulation():
 
 
 def test_equality_counterexample_is_reachable_in_simulation():
-    a = ((0,), (0, 0), (0, 0))
-    assert any(alg.simulate(a, 1, tau=lambda t: 0, rule="eq", seed=s).violations for s in range(100))
+    # tau = 4, client 1 owns only the last slot of round 2: it sends empty rounds 0 and 1 and starts round 2
+    # with k = 0, where t_glob = 5, t_delay = 6 != 4; '=' proceeds without updates 0, 1, '<=' waits.
+    a = ((0, 0), (0, 0), (0, 0, 1))
+    tau = lambda t: 4  # noqa: E731
+    assert alg.simulate(a, 2, tau=tau, rule="eq", seed=0).violations
+    le = alg.simulate(a, 2, tau=tau, rule="le", seed=0)
+    assert not le.violations and le.deadlock is None
