@@ -20,7 +20,7 @@ from an explicit worst-case instance (see :func:`with_replacement_log_moment_low
 """
 from __future__ import annotations
 
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, Sequence, Tuple
 
 import mpmath
 import sympy as sp

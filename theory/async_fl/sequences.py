@@ -30,12 +30,14 @@ import bisect
 import math
 import numbers
 from fractions import Fraction
-from typing import Callable, Iterable, Sequence, Tuple
+from typing import Callable, Sequence, Tuple
 
 import mpmath
+import sympy as sp
 
 from numerics.errors import InvalidParameter, check_steps
 from numerics.precision import MP_DPS
+from theory.ledger import Verdict, claim
 
 #: a transcendental term closer than this to an integer is ambiguous at MP_DPS digits.
 _CEIL_GUARD = mpmath.mpf(10) ** (-(MP_DPS - 15))
@@ -257,9 +259,6 @@ def _positive(terms: Seq, what: str, *, allow_zero: bool = False) -> Seq:
 # =================================================================================================
 # Ledger claims
 # =================================================================================================
-import sympy as sp  # noqa: E402  (claims only)
-
-from theory.ledger import Verdict, claim  # noqa: E402
 
 #: Table 3 (L1853-L1857): total iterations over 5 clients, per-client constant sizes, printed rounds.
 TABLE3_PRINTED = {"K": (20000, "L1853"), "clients": (5, "L1853"),
