@@ -30,7 +30,7 @@ def test_sigma_at_fraction_interpolates():
     assert E.sigma_at_fraction([0, 1], [0.5, 0.4]) == 0.0
 
 
-@pytest.mark.parametrize("fn", [F.fig7_larger_s, F.fig11_eps_small, F.fig11_eps_01, F.fig4_sigma_range,
+@pytest.mark.parametrize("fn", [F.fig7_larger_s, F.fig11_eps_small, F.fig11_eps_01, F.fig4_sigma_range, F.fig6_non_convex,
                                 F.fig4_smaller_c])
 def test_run_backed_claims_state_their_source(fn):
     v = fn()

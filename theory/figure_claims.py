@@ -335,7 +335,7 @@ def fig10_biased():
 @claim(id="002.fig6.mnist-sigma-12-at-c-0.025", seed="002", lines="L1383",
        statement="Non-convex (MNIST, stand-in: digits with an MLP): with C = 0.025 a noise level sigma <= 12 keeps the "
                  "accuracy fraction acc(w*+n)/acc(w*) at or above 0.9.",
-       recorded="holds", figure="figures/out/fig_002_utility.png")
+       recorded="refuted", figure="figures/out/fig_002_utility.png")
 def fig6_non_convex():
     sig, source = _utility_sigmas("non-convex")
     vals = np.asarray(sig[0.025])
