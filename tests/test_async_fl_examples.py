@@ -1,6 +1,5 @@
 """Seed 000 worked examples 1-5 (D.3.2 L1504-1806): the replay, real round counts and hypotheses."""
 import math
-import re
 from pathlib import Path
 
 import pytest

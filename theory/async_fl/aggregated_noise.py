@@ -132,11 +132,6 @@ def comparison(p_values=P_VALUES, accuracy=None, setting=None, control=True) -> 
     return sweep(noise_point, pts, desc="000 aggregated noise")
 
 
-def theorem_noise(p: float, sigma: float, t: int) -> float:
-    """The paper's aggregated noise sqrt(T) sigma for a schedule with T rounds at noise sigma (L212, L220)."""
-    return math.sqrt(t) * sigma
-
-
 @claim(id="000.title.less-aggregated-noise", seed="000", lines="L206-214, L220",
        statement="At fixed (epsilon, delta, K, N_c) = (1, 5.5e-8, 25000, 10000) the increasing schedule (p = 1) needs less aggregated noise sqrt(T) sigma than the constant schedule s = 16 (p = 0), with the certified accountant.",
        recorded="holds")

@@ -27,7 +27,7 @@ from numerics.precision import MP_DPS, PRINTED_FLOAT_RTOL
 from numerics.sweep import sweep, versioned
 from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import EXAMPLES, PRINTED
-from theory.async_fl.r0_sigma import b_closed_form, r0_iteration
+from theory.async_fl.r0_sigma import b_closed_form
 from theory.ledger import Verdict, agrees_with_printed, claim
 
 #: printed quantities that compare schedules (rounds, noise) rather than run the selection procedure.
@@ -111,7 +111,7 @@ def _replay_general(x, iterations: int) -> tuple[dict, dict]:
     return out, current
 
 
-def _comparison(x, out, final, budget_constant) -> dict:
+def _comparison(x, final, budget_constant) -> dict:
     """Rounds and aggregated noise sqrt(T) sigma of the paper's comparison with a constant s_{0,c}."""
     rounds_constant = int(mpmath.ceil(x["epochs"] * x["n_c"] / x["s0"]))
     return {"rounds_constant": rounds_constant, "round_reduction": rounds_constant / mpmath.mpf(final["T"]),
@@ -158,7 +158,7 @@ def replay(n: int) -> dict:
         budget_final = out.get("budget_second", out["budget"])
         # the constant schedule meeting the same (epsilon, delta) by case 1 with p = 0 (gamma = 0,
         # alpha = s0/N_c): sigma = B / sqrt(1 - s0/N_c)
-        out.update(_comparison(x, out, final, budget_final / mpmath.sqrt(1 - mpmath.mpf(x["s0"]) / x["n_c"])))
+        out.update(_comparison(x, final, budget_final / mpmath.sqrt(1 - mpmath.mpf(x["s0"]) / x["n_c"])))
     return {"values": out, "final": final, "inputs": x}
 
 

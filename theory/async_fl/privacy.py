@@ -25,9 +25,10 @@ import sympy
 
 from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_sigma
 from numerics.precision import MP_DPS
+from numerics.sweep import sweep, versioned
+from theory import tail_lemma as tl
 from theory.ledger import Verdict, agrees_with_printed, claim
-
-SQRT3_M1_HALF_TEXT = "(sqrt(3)-1)/2"
+from theory.proactive_dp import lemma_b3 as lb  # point functions shared with seed 002's Lemma B.3
 
 
 def _check_nonneg(name: str, value) -> float:
@@ -212,12 +213,8 @@ def case1_factor(p, alpha, gamma, *, lib=mpmath):
 # Claims: Lemma D.1 (through the shared tail lemma)
 # =================================================================================================
 
-from numerics.sweep import sweep, versioned  # noqa: E402  (claims section)
-
 #: certified relative width of the PLD accountant in the Theorem 3.1 comparison (ample: the margins are large).
 THM31_PLD_REL_WIDTH = 1e-2
-from theory import tail_lemma as tl  # noqa: E402
-from theory.proactive_dp import lemma_b3 as lb  # noqa: E402  (point functions shared with 002's Lemma B.3)
 
 #: sigma values of the 000 grid: seed 000 has no sigma >= 216/215 (002 L516), so values below it are included.
 D1_SIGMAS = (0.8, 1.0, 1.5, 3.0, 8.0, 20.0)

@@ -12,8 +12,6 @@ the printed iteration drops the (1+\gamma)^{2p}, so r_0(\sigma) does not depend 
 """
 from __future__ import annotations
 
-import math
-
 import mpmath
 import sympy
 
