@@ -1,5 +1,8 @@
 """Command line: ``python -m repro run <config.json> [--out result.json] [--seeds 0,1,2]``.
 
+``python -m repro config > run.json`` prints the default configuration (every RunConfig field) to
+start from.
+
 Runs one configured training (or one per seed, through numerics.sweep) and prints the final test
 accuracy, the rounds, and with DP the certified epsilon interval; ``--out`` saves the full result
 with its config (STYLE 11). Bad input exits with status 2 and one line naming the parameter.
@@ -36,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("config", help="JSON file with RunConfig fields")
     r.add_argument("--seeds", help="comma-separated seeds (overrides the config's seed)")
     r.add_argument("--out", help="write the full results (JSON) here")
+    sub.add_parser("config", help="print the default run configuration as JSON")
     args = ap.parse_args(argv)
+    if args.cmd == "config":
+        print(json.dumps(RunConfig().to_dict(), indent=1))
+        return 0
     try:
         cfg = RunConfig.from_json(args.config)
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [cfg.seed]

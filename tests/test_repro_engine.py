@@ -154,6 +154,8 @@ def test_cli_runs_a_config_and_rejects_bad_ones(tmp_path, capsys):
     assert cli(["run", str(good), "--seeds", "0,1", "--out", str(out)]) == 0
     assert len(json.loads(out.read_text())) == 2
     assert "final test accuracy" in capsys.readouterr().out
+    assert cli(["config"]) == 0
+    assert json.loads(capsys.readouterr().out) == RunConfig().to_dict()
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**TINY, "n_clients": -2}))
     assert cli(["run", str(bad)]) == 2
