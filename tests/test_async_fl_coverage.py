@@ -11,7 +11,8 @@ from theory.async_fl import coverage as cov
 from theory.ledger import get
 
 
-@pytest.mark.parametrize("claim_id", ["000.coverage.sampling", "000.coverage.recursion", "000.coverage.one-noisy-sum"])
+@pytest.mark.parametrize("claim_id", ["000.coverage.sampling", "000.coverage.recursion", "000.coverage.one-noisy-sum",
+                                      "000.coverage.theorem-range"])
 def test_claim_computes_its_recorded_status(claim_id):
     c = get(claim_id)
     assert c.evaluate().status == c.recorded
@@ -30,13 +31,19 @@ def test_one_draw_with_replacement_is_the_poisson_mixture(N, sigma, lam):
 
 def test_with_replacement_dominates_poisson_at_the_counterexample():
     p = cov.SAMPLING_POINT
-    lower = cov.with_replacement_log_moment_lower(p["s"], p["N"], p["sigma"], p["lam"])
-    # dominant term by hand: all lam+1 factors take k = 8 copies
-    q8 = math.comb(16, 8) * 1e-4 ** 8 * (1 - 1e-4) ** 8
-    a = p["lam"] + 1
-    hand = a * math.log(q8) - a * 64 / (2 * 9) + (8 * a) ** 2 / (2 * 9)
-    assert abs(float(lower) - hand) < 1e-3 * abs(hand)
-    assert lower > log_a(16 / 1e4, 3, a) * 1e6
+    s, N, sigma, lam = p["s"], p["N"], p["sigma"], p["lam"]
+    exact = cov.with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s)
+    # dominant term by hand: all lam+1 factors take k = s copies (the record drawn in every slot)
+    a = lam + 1
+    hand = a * s * math.log(1 / N) - a * s ** 2 / (2 * sigma ** 2) + (s * a) ** 2 / (2 * sigma ** 2)
+    assert hand <= float(exact) < hand + 1e-6
+    assert exact > log_a(s / N, sigma, a) * 1e6
+
+
+def test_truncation_gives_lower_bounds():
+    full = cov.with_replacement_log_moment_lower(16, 10 ** 3, 2.0, 6, k_max=16)
+    for k_max in (1, 2, 4, 8):
+        assert cov.with_replacement_log_moment_lower(16, 10 ** 3, 2.0, 6, k_max=k_max) <= full
 
 
 def test_recursion_counterexample_by_hand():

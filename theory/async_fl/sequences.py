@@ -268,7 +268,7 @@ TABLE3_PRINTED = {"K": (20000, "L1853"), "clients": (5, "L1853"),
 L733_PRINTED = {"s0": ("50", "L733"), "m_over_2d_plus_2": ("1450", "L733")}
 #: grid on which the C.2.2 sequence's property (2) is evaluated (offsets per d; i < C22_ROUNDS).
 C22_GRID_OFFSETS = (0, 2, 6, 50, 500, 2900)
-C22_ROUNDS = 1500
+C22_ROUNDS = 1000
 
 
 def _g_positive():
