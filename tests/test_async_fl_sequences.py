@@ -3,7 +3,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from numerics.errors import InvalidParameter
 from theory.async_fl import sequences as seq
@@ -16,6 +16,7 @@ from theory.ledger import get
     "000.lemma-B3.c22-property-2", "000.sequences.c22-domain", "000.sequences.c22-s0-of-m",
     "000.sequences.table3-rounds", "000.sequences.example3-form", "000.sequences.experiment-form",
     "000.sequences.rounds-vs-budget", "000.lemma-B3.omega-derivative", "000.sequences.i-over-ln-i-domain",
+    "000.lemma-B3.conclusion-family",
 ])
 def test_claim_computes_its_recorded_status(claim_id):
     c = get(claim_id)
@@ -107,3 +108,20 @@ def test_rounds_vs_budget_direction():
     s = seq.c22_sequence(2, 0, 2000)
     T1, T2 = seq.rounds_for_budget(s, 10 ** 3), seq.rounds_for_budget(s, 10 ** 4)
     assert T2 / math.sqrt(10 ** 4) > T1 / math.sqrt(10 ** 3) and T2 < 10 ** 4
+
+
+@settings(max_examples=8)
+@given(g=st.sampled_from(["1.25", "1.5", "2", "2.5", "4"]), frac=st.sampled_from(["0.1", "0.3", "0.7", "0.9"]),
+       m=st.integers(0, 30), d=st.integers(0, 3))
+def test_lemma_b3_power_gamma_family(g, frac, m, d):
+    import mpmath
+    beta = mpmath.mpf(frac) * (mpmath.mpf(g) - 1) / mpmath.mpf(g)
+    S, tau = seq.power_gamma_instance(g, beta, m, d)
+    s = seq.lemma_b3_sequence(S, m, d, 80)
+    slack, _ = seq.property_2_slack(s, tau, d)
+    assert slack >= 0
+
+
+def test_power_gamma_rejects_inadmissible_beta():
+    with pytest.raises(InvalidParameter):
+        seq.power_gamma_instance(2, 0.6, 0, 0)      # beta > (g-1)/g = 1/2 breaks gamma >= z gamma' g/(g-1)

@@ -621,3 +621,54 @@ def i_over_ln_i_domain() -> Verdict:
         return Verdict("refuted", "exact", evidence=evidence,
                        counterexample={"i": 1, "a": 50, "b": 0, "s_i": "50*1/ln(1): division by zero"})
     return Verdict("holds", "exact", evidence=evidence)
+
+
+# --- an admissible family for Lemma B.3: gamma(z) = (1+z)^beta, 0 <= beta <= (g-1)/g ------------------
+
+def power_gamma_instance(g, beta, m: int, d: int):
+    r"""Lemma B.3's S, tau for :math:`\gamma(z) = (1+z)^\beta`, the smallest :math:`M_0`, and :math:`M_1 = d+1`.
+
+    Admissible: :math:`\gamma \ge 1`, :math:`\gamma' \ge 0`, and :math:`z\gamma'(z)/\gamma(z) = \beta z/(1+z) < \beta
+    \le (g-1)/g` gives :math:`\gamma \ge z\gamma' g/(g-1)` (L436).
+    """
+    g, beta = mpmath.mpf(g), mpmath.mpf(beta)
+    if not (g > 1 and 0 <= beta <= (g - 1) / g):
+        raise InvalidParameter(f"need g > 1 and 0 <= beta <= (g-1)/g, got g={g}, beta={beta}")
+    a = (g - 1) / g
+    gamma = lambda z: (1 + z) ** beta  # noqa: E731
+    omega = lambda x: gamma((x * a) ** (g / (g - 1)))  # noqa: E731
+    S = lambda x: ((x / omega(x)) * a) ** (1 / (g - 1))  # noqa: E731
+    M0 = ((m + 1) * a) ** (g / (g - 1))
+    tau = lambda X: (d + 1) + ((X + M0) / gamma(X + M0)) ** (1 / g)  # noqa: E731
+    return S, tau
+
+
+#: the grid of 000.lemma-B3.conclusion-family (g, beta as a fraction of (g-1)/g, offsets m, thresholds d).
+FAMILY_G = ("1.5", "2", "3")
+FAMILY_BETA_FRACTION = ("0.25", "0.5", "1")   # beta = 0 is the exact gamma = 1 case (conclusion-exact)
+FAMILY_M, FAMILY_D, FAMILY_ROUNDS = (0, 3, 20), (0, 1, 2), 120
+
+
+@claim(id="000.lemma-B3.conclusion-family", seed="000", lines="L434-L444",
+       statement="Lemma B.3's s_i satisfies property (3) for admissible gamma(z) = (1+z)^beta (0 <= beta <= (g-1)/g), g in {1.5, 2, 3}.",
+       recorded="holds")
+def lemma_b3_conclusion_family() -> Verdict:
+    worst, where, points = None, None, 0
+    with mpmath.workdps(MP_DPS):
+        for g in FAMILY_G:
+            for frac in FAMILY_BETA_FRACTION:
+                beta = mpmath.mpf(frac) * (mpmath.mpf(g) - 1) / mpmath.mpf(g)
+                for m in FAMILY_M:
+                    for d in FAMILY_D:
+                        S, tau = power_gamma_instance(g, beta, m, d)
+                        seq = lemma_b3_sequence(S, m, d, FAMILY_ROUNDS)
+                        slack, i = property_2_slack(seq, tau, d)
+                        points += 1
+                        if worst is None or slack < worst:
+                            worst, where = slack, {"g": g, "beta": float(beta), "m": m, "d": d, "i": i}
+    evidence = {"points": points, "rounds": FAMILY_ROUNDS, "min_slack_at": where,
+                "grid": {"g": list(FAMILY_G), "beta/((g-1)/g)": list(FAMILY_BETA_FRACTION), "m": list(FAMILY_M),
+                         "d": list(FAMILY_D)}, "M0": "smallest allowed", "M1": "d+1"}
+    if worst < 0:
+        return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
+    return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
