@@ -70,3 +70,12 @@ def test_title_claims_compute_recorded_status(cid):
     assert v.status == c.recorded
     if cid.endswith("less-aggregated-noise"):
         assert v.evidence["ratio_increasing_over_constant"] < 1
+
+
+@pytest.mark.slow
+def test_every_increasing_schedule_beats_the_constant_one():
+    """L212-214 over p in {0.25, ..., 1}: each needs less aggregated noise than p = 0 (certified ends)."""
+    rows = an.comparison(an.P_VALUES, control=False)
+    base = rows[0]["noise_lower"]
+    assert base is not None
+    assert all(r["noise_upper"] < base for r in rows[1:])
