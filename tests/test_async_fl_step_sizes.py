@@ -15,7 +15,7 @@ CLAIMS = ["000.lemma-B4.ineq-5", "000.lemma-B4.a1-range", "000.lemma-B4.a1-cover
           "000.lemma-B4.c22-hypotheses", "000.lemma-B4.alpha-range", "000.thm-2.2.eta-closed-form",
           "000.thm-2.2.orders", "000.C2.sqrt-bound", "000.thm-2.2.rate-expansion", "000.thm-2.2.optimality-factor",
           "000.C2.constant-step-sample-size", "000.C2.leblond-rate", "000.C3.average-definition",
-          "000.C3.curvature-endpoints", "000.lemma-B4.proof-chain"]
+          "000.C3.curvature-endpoints", "000.lemma-B4.proof-chain", "000.thm-2.2.linear-eta-order"]
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)

@@ -388,3 +388,18 @@ def proof_chain() -> Verdict:
                 "note": "L553 writes E_{i-1} where Lemma B.4's statement (L526) has Ebar_{i-1}"}
     return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, evidence=evidence,
                    counterexample=None if ok else evidence)
+
+
+@claim(id="000.thm-2.2.linear-eta-order", seed="000", lines="L160",
+       statement="For linear s_i = Theta(i) the round step sizes of Lemma B.4 (E_t = 2 tau(t), a_0 = 12) are eta_bar_i = O(i^{-2}).",
+       recorded="holds")
+def linear_eta_order() -> Verdict:
+    i, a, b, M0, M1, mu = sp.symbols("i a b M_0 M_1 mu", positive=True)
+    t_i = a * i * (i - 1) / 2 + b * i                    # sum_{j<i} (a j + b)
+    E = 2 * M1 + sp.sqrt((t_i + M0) / sp.log(t_i + M0))
+    eta_i = A0_C22 / (mu * (t_i + E))
+    lim = sp.simplify(sp.limit(i ** 2 * eta_i, i, sp.oo))
+    ok = lim.is_finite and lim.is_positive
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+                   evidence={"lim i^2 eta_bar_i": str(lim), "s_i": "a i + b, a > 0"},
+                   counterexample=None if ok else {"limit": str(lim)})
