@@ -140,6 +140,22 @@ def sampling() -> Verdict:
                    reason="the lower bound does not exceed the lemma's bound here; an upper bound would be needed")
 
 
+#: Example 3's constant baseline (L1682: K/s_{0,c} = 25000/16 = 1563 rounds of 16 draws, N_c = 10^4) at its delta (L1678).
+BASELINE = {"rounds": 1563, "delta": 5.5e-8}
+
+
+def _epsilon_effect(q: float, sigma: float, sensitivity: float) -> dict:
+    """Certified epsilon of the baseline schedule at sensitivity C and at ``sensitivity`` * C (noise sigma/sensitivity)."""
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    out = {"baseline": {**BASELINE, "q": q, "sigma": sigma, "sensitivity/C (s = 16)": sensitivity}}
+    for label, sg in (("epsilon_upper at sensitivity C", sigma), ("epsilon_lower at the instance's sensitivity", sigma / sensitivity)):
+        b = epsilon_pld(Schedule.constant(q=q, sigma=sg, steps=BASELINE["rounds"]), BASELINE["delta"], rel_width=1e-2)
+        out[label] = b.epsilon_upper if "upper" in label else b.epsilon_lower
+    return out
+
+
 #: the point of 000.coverage.recursion: f = 1 - cos(w - xi), C = 1, eta = 1/2 <= 1/L, s = 4.
 RECURSION_POINT = {"xi_added": "pi/2", "xi_other": "pi", "s": 4, "eta": "1/2", "C": 1, "w0": 0}
 
@@ -156,9 +172,12 @@ def recursion() -> Verdict:
                                            eta=mpmath.mpf(1) / 2, C=1)) for k in range(1, 9)]
         # privacy effect: a shift delta*C is the Poisson-subsampled Gaussian at sigma/delta (scale invariance)
         q, sigma, lam = 16 / 10 ** 4, 8.0, 32
+        delta16 = float(sensitivity_of_round(cosine_grad, xi_added=mpmath.pi / 2, xi_other=mpmath.pi, s=16,
+                                             eta=mpmath.mpf(1) / 2, C=1))
         effect = {"q": q, "sigma": sigma, "lam": lam,
                   "alpha(lam) at shift C": float(log_a(q, sigma, lam + 1)),
-                  "alpha(lam) at shift delta*C": float(log_a(q, sigma / float(delta), lam + 1))}
+                  "alpha(lam) at shift delta*C": float(log_a(q, sigma / float(delta), lam + 1)),
+                  **_epsilon_effect(q, sigma, delta16)}
     # convex 1-D quadratic f = L (w - xi)^2 / 2 without clipping: U - U' = g0 (1 - eta L)^(s-1) (symbolic)
     eta, L, g0 = sp.symbols("eta L g0", positive=True)
     e, U_diff = -eta * g0, g0
