@@ -146,6 +146,19 @@ def a1_covers_proof() -> Verdict:
     return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
 
 
+def _ebar_chain_min_slack(s: Sequence[int], m: int) -> dict:
+    """Smallest slack of each step of L743-L744 over rounds i >= 1 (float64; x = sum_{j<i} s_j + M0)."""
+    M0 = (m + 1) ** 2 / 4.0
+    sums = round_starts(s)[1:].astype(float)                  # S_i = sum_{j<=i} s_j
+    S_i, S_prev, s_prev = sums[1:], sums[:-1], np.asarray(s[:-1], dtype=float)
+    f = lambda num, den: np.sqrt(num / (4 * np.log(den)))  # noqa: E731
+    steps = {"ln(S_i+M0) >= ln(S_{i-1}+M0)": f(S_i + M0, S_prev + M0) - f(S_i + M0, S_i + M0),
+             "S_i <= S_{i-1} + 3 s_{i-1}": f(S_prev + 3 * s_prev + M0, S_prev + M0) - f(S_i + M0, S_prev + M0),
+             "S_{i-1} + 3 s_{i-1} + M0 <= 4 (S_{i-1} + M0)": f(4 * (S_prev + M0), S_prev + M0)
+             - f(S_prev + 3 * s_prev + M0, S_prev + M0)}
+    return {k: float(np.min(v)) for k, v in steps.items()}
+
+
 @claim(id="000.lemma-B4.c22-hypotheses", seed="000", lines="L735-L746",
        statement="For the C.2.2 construction (E_t = 2 tau(t)): Ebar_i <= 2 Ebar_{i-1}, s_0 - 1 <= E_0, E_0 >= s_0 and s_0 <= 3 M_0.",
        recorded="holds")
@@ -156,12 +169,14 @@ def c22_lemma_b4_hypotheses(rounds: int = C22_ROUNDS) -> Verdict:
         ends = round_starts(s)[1:]                              # sum_{j<=i} s_j, i = 0..
         Ebar = np.concatenate([[E(0)], E(ends)])                # Ebar_{-1} = E_0, Ebar_0, ...
         ratio = float(np.max(Ebar[1:] / Ebar[:-1]))
+        chain_min = _ebar_chain_min_slack(s, m)
         worst_ratio = max(worst_ratio, ratio)
         M0 = seqs.c22_M0(m)
         row = {"m": m, "d": d, "s0": s[0], "E0": float(E(0)), "max Ebar_i/Ebar_{i-1}": ratio,
-               "s0 <= 3 M0": s[0] <= 3 * M0, "s0 - 1 <= E0": s[0] - 1 <= float(E(0)), "E0 >= s0": float(E(0)) >= s[0]}
+               "s0 <= 3 M0": s[0] <= 3 * M0, "s0 - 1 <= E0": s[0] - 1 <= float(E(0)), "E0 >= s0": float(E(0)) >= s[0],
+               "L743-L744 steps, min slack": chain_min}
         rows.append(row)
-        if not (ratio <= 2 and row["s0 <= 3 M0"] and row["s0 - 1 <= E0"] and row["E0 >= s0"]):
+        if not (ratio <= 2 and row["s0 <= 3 M0"] and row["s0 - 1 <= E0"] and row["E0 >= s0"] and min(chain_min.values()) >= 0):
             return Verdict("refuted", "numeric", evidence={"rows": rows}, counterexample=row)
     return Verdict("holds", "numeric", margin=2 - worst_ratio,
                    evidence={"rows": rows, "rounds": rounds, "2L alpha/mu": 0,
@@ -227,11 +242,13 @@ def orders(rounds: int = 20000) -> Verdict:
        recorded="holds")
 def sqrt_bound() -> Verdict:
     worst, where, points, thresholds = None, None, 0, []
+    step_slack = {"1 - 1/ln t >= 1/2": None, "(t+M0)/ln(t+M0) <= (t+M0)/ln t": None,
+                  "(t+M0)/ln t <= 2t/ln t": None}
     with mpmath.workdps(30):
         for m in (0, 2, 5, 99, 2900):
             M0 = mpmath.mpf(m + 1) ** 2 / 4
             t0 = max(M0, mpmath.e ** 2)
-            for k in range(0, 121):
+            for k in range(0, 121, 2):
                 t = t0 * mpmath.mpf(10) ** (mpmath.mpf(k) / 10)
                 lhs = mpmath.sqrt((t + M0) / (4 * mpmath.log(t + M0)))
                 rhs = mpmath.sqrt(t / mpmath.log(t) * (1 - 1 / mpmath.log(t)))
@@ -239,6 +256,12 @@ def sqrt_bound() -> Verdict:
                 slack = (rhs - lhs) / rhs
                 if worst is None or slack < worst:
                     worst, where = slack, {"m": m, "t": float(t)}
+                # the three steps of L727, each as (right side - left side)
+                steps = (1 - 1 / mpmath.log(t) - mpmath.mpf(1) / 2,
+                         (t + M0) / mpmath.log(t) - (t + M0) / mpmath.log(t + M0),
+                         2 * t / mpmath.log(t) - (t + M0) / mpmath.log(t))
+                for key, v in zip(step_slack, steps):
+                    step_slack[key] = v if step_slack[key] is None else min(step_slack[key], v)
             # smallest t (on a 10^(1/10) grid) from which tau(t) = M1 + lhs <= rhs, with M1 = max(d+1, s0/2), d = 0
             if m + 1 > 2:
                 M1 = seqs.c22_M1(m, 0)
@@ -246,9 +269,10 @@ def sqrt_bound() -> Verdict:
                 while M1 + mpmath.sqrt((t + M0) / (4 * mpmath.log(t + M0))) > mpmath.sqrt(t / mpmath.log(t) * (1 - 1 / mpmath.log(t))):
                     t *= mpmath.mpf(10) ** (mpmath.mpf(1) / 10)
                 thresholds.append({"m": m, "M1": float(M1), "tau <= bound from t ~": float(t)})
-    evidence = {"points": points, "grid": "t = max(M0, e^2) * 10^(k/10), k = 0..120", "min relative slack at": where,
-                "tau_thresholds": thresholds}
-    if worst < 0:
+    evidence = {"points": points, "grid": "t = max(M0, e^2) * 10^(k/10), k = 0, 2, ..., 120", "min relative slack at": where,
+                "L727 steps, min slack": {k: float(v) for k, v in step_slack.items()}, "tau_thresholds": thresholds}
+    # the first two steps are equalities at t = e^2 and t = M0; allow for 30-digit rounding there
+    if worst < 0 or min(step_slack.values()) < -mpmath.mpf(10) ** -25:
         return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
     return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
 
