@@ -8,13 +8,13 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InvalidParameter
 from numerics.rdp import _log_a_frac, alpha_moment, log_a, rdp_epsilon, rdp_epsilon_order
 from numerics.schedule import Phase, Schedule
-from tests.strategies import integer_orders, sigmas, small_q_rates
+from tests.strategies import fractional_orders, integer_orders, q_rates, sigmas, small_q_rates
 
 #: digits of agreement required between log_a (default 50 digits) and the quadrature oracle
 #: (run at 65 digits); the measured agreement is ~60 digits at every point below.
@@ -173,3 +173,13 @@ def test_fractional_series_at_integer_orders_scan(q):
 def test_fractional_extremes_match_quadrature(q, sigma, order):
     ours = log_a(q, sigma, order, dps=30)
     assert rel_err(ours, quad_log_moment(q, sigma, order, dps=40)) < mpmath.mpf(10) ** -28
+
+
+@pytest.mark.slow
+@settings(max_examples=40)
+@given(q=q_rates, sigma=sigmas, order=fractional_orders)
+def test_fractional_orders_match_quadrature_sampled(q, sigma, order):
+    """Sampled version of the quadrature check over the shared domain (quadrature cost bounded)."""
+    assume(q < 1.0 and not float(order).is_integer() and (order + 24 * sigma) / sigma <= 200)
+    ours = log_a(q, sigma, order, dps=30)
+    assert rel_err(ours, quad_log_moment(q, sigma, order, dps=45)) < mpmath.mpf(10) ** -25
