@@ -95,12 +95,13 @@ def ineq_5() -> Verdict:
             if slack < worst:
                 worst, where = slack, {"instance": "C.2.2", "m": m, "d": d, "i": i}
             if s[i] > 3 * s[i - 1]:
-                return Verdict("refuted", "exact", counterexample={"m": m, "d": d, "i": i, "s": [s[i - 1], s[i]]})
+                return Verdict("refuted", "numeric", counterexample={"m": m, "d": d, "i": i, "s": [s[i - 1], s[i]]})
     evidence = {"cases": cases, "min_slack_at": where,
-                "note": "integer sequences compared in exact arithmetic; C.2.2 terms are certified ceilings"}
+                "note": "integers compared in exact arithmetic; the gamma = 1 terms are exact, the C.2.2 terms are "
+                        "ceilings of logarithms evaluated at MP_DPS digits (hence numeric evidence)"}
     if worst < 0:
-        return Verdict("refuted", "exact", margin=float(worst), evidence=evidence, counterexample=where)
-    return Verdict("holds", "exact", margin=float(worst), evidence=evidence)
+        return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
+    return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
 
 
 @claim(id="000.lemma-B4.a1-range", seed="000", lines="L518-L522",
