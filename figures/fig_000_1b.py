@@ -34,7 +34,8 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="000 Fig 1b / Fig 12a: DP with increasing vs constant sample sizes",
         paper="000_d613b97385d90362.txt L232-L234, L1963, L1968",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}" + ("; certified epsilon in the full run only" if args.quick else ""),
+        changes=exp.changes + f"; seeds {list(exp.seeds)}" + ("; certified epsilon and the matched-sigma arm in the "
+                                                              "full run only" if args.quick else ""),
         stated="with the same (epsilon, delta) = (1, 5.5e-8), diminishing steps with increasing sample sizes "
                "reach better accuracy than constant ones (L232, L1968)",
         ours=ours, quick=args.quick)
