@@ -3,7 +3,7 @@ increasing sample sizes, without DP.
 
 Run: ``make fig-000-1a`` or ``python -m figures.run fig-000-1a --quick``.
 Paper: 000_d613b97385d90362.txt Fig 1a (L232), Figs 6-7 (L1913, L1918), diminishing1/2 (L1901-L1909);
-stated outcome L232/L1929: the constant scheme needs 20 rounds, diminishing + increasing 9 rounds, with
+stated outcome L226/L1929: the constant scheme needs 20 rounds, diminishing + increasing 9 rounds, with
 the same or better accuracy.
 """
 from __future__ import annotations
@@ -25,10 +25,10 @@ def main(argv=None) -> None:
     summ = common.final_summary(res)
     cap = common.caption(
         figure="000 Fig 1a / Figs 6-7: step-size schemes and increasing sample sizes",
-        paper="000_d613b97385d90362.txt L232, L1853, L1901-L1913, L1929",
+        paper="000_d613b97385d90362.txt L226, L232, L1853, L1901-L1913, L1929",
         changes=exp.changes + f"; seeds {list(exp.seeds)}",
         stated="constant (eta, s): 20 rounds; diminishing + linearly increasing s: 9 rounds with the same or "
-               "better accuracy (L232)",
+               "better accuracy (L226)",
         ours=", ".join(f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()),
         quick=args.quick)
     common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig)

@@ -1,7 +1,7 @@
 """Seed 000 Fig 1b (= Fig 12a): DP training with increasing vs constant sample sizes.
 
 Run: ``make fig-000-1b`` or ``python -m figures.run fig-000-1b --quick``.
-Paper: 000_d613b97385d90362.txt Fig 1b (L232-L234), Fig 12 (L1963), setting L1968 (N_c = 10^4,
+Paper: 000_d613b97385d90362.txt Fig 1b (caption L232, text L234), Fig 12 (L1963), setting L1968 (N_c = 10^4,
 q = 0.000132, m = 12.106, p = 1, sigma = 8, C = 0.1, K = 25000, (epsilon, delta) = (1, 5.5e-8) by the
 paper's Theorem 3.2). Stated: the increasing schedule with diminishing steps reaches better accuracy
 under DP. We print, for each arm, the epsilon our accountant certifies for the schedule it ran.
@@ -37,7 +37,8 @@ def main(argv=None) -> None:
         changes=exp.changes + f"; seeds {list(exp.seeds)}" + ("; certified epsilon and the matched-sigma arm in the "
                                                               "full run only" if args.quick else ""),
         stated="with the same (epsilon, delta) = (1, 5.5e-8), diminishing steps with increasing sample sizes "
-               "reach better accuracy than constant ones (L232, L1968)",
+               "reach better accuracy than constant ones (L234, L1968); L234 writes the sequence as 16 + ceil(1.348 i), "
+               "E.3 (L1968) as N_c q (i + m) = 1.32 i + 15.98, which we use",
         ours=ours, quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)
 

@@ -187,7 +187,7 @@ def fig000_1a(*, quick: bool) -> Experiment:
 
     Constant: eta = 0.0025 and s = 200 per client (Table 3, L1853: 20 rounds of 5 x 200 = 20000).
     Diminishing: eta_0/(1 + 0.001 t) with eta_0 = 0.1 (L1929) and a linear total sequence
-    s_i = a (i + 1) with a = 20000/45, which spends K = 20000 in 9 rounds (the count stated at L232;
+    s_i = a (i + 1) with a = 20000/45, which spends K = 20000 in 9 rounds (the count stated at L226;
     a and b are not given in the paper).
     """
     k = 2000 if quick else 20_000

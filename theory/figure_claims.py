@@ -231,7 +231,7 @@ def _non_inferior(finals, arm, reference):
     return diff + SAME_MARGIN, noise
 
 
-@claim(id="000.fig1a.diminishing-increasing-same-accuracy", seed="000", lines="L232, L1929",
+@claim(id="000.fig1a.diminishing-increasing-same-accuracy", seed="000", lines="L226, L1929",
        statement="Diminishing steps eta_0/(1 + 0.001 t) with eta_0 = 0.1 and linearly increasing sample sizes reach, "
                  "in 9 rounds, the same or better accuracy than constant eta = 0.0025 and s = 200 in 20 rounds "
                  "(both diminishing1 and diminishing2; strongly convex).",
@@ -272,7 +272,7 @@ def _certified_from_csv(name):
     return {r["label"]: float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
 
 
-@claim(id="000.fig1b.increasing-better-under-dp", seed="000", lines="L232, L1968",
+@claim(id="000.fig1b.increasing-better-under-dp", seed="000", lines="L234, L1968",
        statement="Under DP (sigma = 8, C = 0.1, K = 25000) diminishing steps with increasing sample sizes "
                  "s_{i,c} = N_c q (i + m) reach a higher test accuracy than constant s = 16 with constant steps "
                  "(at sigma = 8, and, full setting, at sigma calibrated to the same certified epsilon).",
