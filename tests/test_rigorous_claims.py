@@ -29,7 +29,8 @@ def _lemma_sides(lam, sigma, q):
 
 
 @pytest.mark.parametrize("fn, status", [(rc.check_lemma_b3_conclusion, "holds"), (rc.check_tail_13, "holds"),
-                                        (rc.check_moment_14, "holds"), (rc.check_lemma_d1_conclusion, "refuted")])
+                                        (rc.check_moment_14, "holds"), (rc.check_lemma_d1_conclusion, "refuted"),
+                                        (rc.check_u_threshold, "holds")])
 def test_ci_scale_statuses_and_evidence(fn, status):
     v = fn()
     assert v.status == status == _REGISTRY[fn.claim_id].recorded
@@ -70,7 +71,15 @@ def test_full_region_lemma_b3_conclusion(monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fn", [rc.check_lemma_b3_conclusion, rc.check_tail_13, rc.check_moment_14,
-                                rc.check_lemma_d1_conclusion])
+                                rc.check_lemma_d1_conclusion, rc.check_u_threshold])
 def test_full_scale_claims_match_the_ledger(monkeypatch, fn):
     monkeypatch.setenv("DPV_CERTIFY_SCALE", "full")
     assert fn().status == _REGISTRY[fn.claim_id].recorded
+
+
+def test_u_threshold_fails_just_below_the_printed_sigma():
+    """The certified threshold is tight: at sigma = 1.12 and r0 = (sqrt3-1)/16, u1 >= 1 (mpmath)."""
+    with mpmath.workdps(DPS):
+        r0, s = (mpmath.sqrt(3) - 1) / 16, mpmath.mpf("1.12")
+        u0 = 2 * mpmath.sqrt(r0 * s) / (s - r0)
+        assert max(u0, u0 * mpmath.e / s) >= 1

@@ -186,3 +186,35 @@ def certify_moment_14(t_max: int, sigma_max: float, **kwargs) -> Certificate:
     branch and bound runs over sigma at q = 0, which covers every q (see :func:`moment_14_margin`)."""
     coords = [Coordinate("sigma", SIGMA_MIN_002, sigma_max, "log")]
     return certify(f"{__name__}:moment_14_margin_at_q0", coords, discrete={"t": list(range(3, t_max + 1))}, **kwargs)
+
+
+# --- seed 000 (L1330-1336): u_0, u_1 < 1 for r0 <= (sqrt 3 - 1)/16 and sigma >= 1.137 -------------------
+
+#: the cap on r0 of seed 000's r0 iteration (L1328-1336)
+R0_CAP_000 = "(sqrt(3) - 1) / 16"
+#: the sigma threshold printed at 000 L1336
+SIGMA_THRESHOLD_000 = 1.137
+
+
+def r0_cap_000():
+    """:math:`(\\sqrt3 - 1)/16` as a ball."""
+    from flint import arb
+
+    return (arb(3).sqrt() - 1) / 16
+
+
+def u_threshold_margin(sigma, theta):
+    r""":math:`\min(1 - u_0, 1 - u_1)` at :math:`r_0 = \theta(\sqrt3-1)/16`, :math:`\theta \in [0, 1]`, with
+    seed 000's :math:`u_0 = 2\sqrt{r_0\sigma}/(\sigma - r_0)`, :math:`u_1 = u_0 e/\sigma` (L951)."""
+    from flint import arb
+
+    r0 = theta * r0_cap_000()
+    u0 = 2 * (r0 * sigma).nonnegative_part().sqrt() / (sigma - r0)
+    u1 = u0 * arb.const_e() / sigma
+    return (1 - u0).min(1 - u1)
+
+
+def certify_u_threshold(sigma_max: float, **kwargs) -> Certificate:
+    """Certify u_0, u_1 < 1 for sigma in [1.137, sigma_max] and 0 <= r0 <= (sqrt 3 - 1)/16."""
+    coords = [Coordinate("sigma", SIGMA_THRESHOLD_000, sigma_max, "log"), Coordinate("theta", 0.0, 1.0)]
+    return certify(f"{__name__}:u_threshold_margin", coords, **kwargs)
