@@ -21,7 +21,7 @@ Protocol (000_d613b97385d90362.txt Algorithm 2.1 L67-L124 and App. A L292-L365;
   :math:`+\bar\eta_i n` to the local model while the server subtracts; we subtract on both sides (the
   noise is symmetric, so only consistency matters; seed-000 notes §7 A3).
 
-Every run is a pure function of its config (seeded); :func:`run` returns a JSON-serialisable dict with
+Every run is a pure function of its config (seeded); :func:`simulate` returns a JSON-serialisable dict with
 the accuracy curve, the rounds, and (with DP) each client's privacy schedule and certified epsilon.
 """
 from __future__ import annotations

@@ -7,8 +7,8 @@ L67-L124): clip every per-sample gradient to norm ``C`` (:math:`[x]_C = x/\max\{
 Sampling. The privacy analyses of both papers assume Poisson sampling: each record joins round ``i``
 independently with probability :math:`q_i = s_i/N` (002 footnote 14, L578; footnote 5, L182). The
 algorithms as written sample differently: 002 "uniformly samples a random set" of ``s_i`` records
-(fixed size, without replacement, L80) and 000 draws each sample uniformly with replacement
-(Algorithm 2.1 line 15, L99). :func:`sample_indices` offers all three; only ``poisson`` matches the
+(fixed size, without replacement, L79) and 000 draws each sample uniformly with replacement
+(Algorithm 2.1 line 15, L94). :func:`sample_indices` offers all three; only ``poisson`` matches the
 schedule we certify, and :class:`PrivacyRecord` says so (``accounting_matches_sampling``).
 
 Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled Gaussian step with
