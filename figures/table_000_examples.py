@@ -21,7 +21,7 @@ NAME = "table_000_examples"
 def rows() -> list[dict]:
     out = []
     for n in sorted(EXAMPLES):
-        for r in ex.constant_rows(n):
+        for r in ex.constant_rows(n) + ex.sigma_constant_rows(n):
             out.append({"example": n, "constant": r["constant"], "line": r["line"], "paper": r["printed"],
                         "ours": f"{r['ours']:.17g}", "agrees": "yes" if r["agrees"] else "NO"})
         h = ex.hypotheses(n)

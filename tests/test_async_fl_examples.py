@@ -51,6 +51,21 @@ def test_example3_sequence_is_the_printed_one():
     assert ours == [16 + math.ceil(printed_slope * i) for i in range(200)]
 
 
+def test_baseline_noise_is_the_papers_product_and_sigma_3_is_not_enough():
+    # L1744: sqrt(7813) * 3 = 265 is right arithmetic, but sigma = 3 is below Theorem 3.1's requirement
+    # for the constant baseline at example 4's (epsilon, delta), which is the budget B (branch c0 = 2/(rho_hat c1))
+    v4 = ex.replay(4)["values"]
+    assert v4["noise_constant"] == pytest.approx(math.sqrt(7813) * 3, rel=1e-12)
+    delta4 = float(EXAMPLES[4]["printed"]["delta"][0])
+    assert float(v4["budget_constant"]) == pytest.approx(math.sqrt(2 * math.log(1 / delta4) / 2), rel=1e-9)
+    (row4,) = ex.sigma_constant_rows(4)
+    assert row4["agrees"] is False and row4["ours"] > 3
+    # L1806: 6.96 is example 5's budget 6.9648... rounded, which is what the baseline needs
+    (row5,) = ex.sigma_constant_rows(5)
+    assert row5["agrees"] is True
+    assert ex.sigma_constant_rows(1) == [] and ex.sigma_constant_rows(2) == []
+
+
 def _rounds_brute(q, m, p, n_c, k):
     total, i = 0, 0
     while total < k:

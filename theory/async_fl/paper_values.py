@@ -30,12 +30,15 @@ PRINTED = {
 }
 
 #: worked examples of D.3.2 (L1504-1806). ``inputs`` are the example's chosen settings, ``printed`` the
-#: constants the paper computes from them (in the order it computes them).
+#: constants the paper computes from them (in the order it computes them). ``sigma_constant`` is the
+#: noise the paper gives the constant-s_{0,c} baseline in its aggregated-noise product sqrt(rounds) * sigma
+#: (example 4 chooses sigma = 3, L1744; the others use the example's budget, rounded).
 EXAMPLES = {
     1: {
         "lines": "L1504-1566",
         "inputs": {"s0": ("16", "L1506"), "n_c": ("50000", "L1506"), "epsilon": ("2", "L1508"), "p": ("1", "L1508"),
-                   "sigma": ("3", "L1518"), "r0": ("0.0110", "L1518"), "epochs": ("100", "L1518")},
+                   "sigma": ("3", "L1518"), "r0": ("0.0110", "L1518"), "epochs": ("100", "L1518"),
+                   "sigma_constant": ("1.98", "L1566")},
         "printed": {
             "B": ("0.5321797270231777", "L1510"),
             "K_minus_coefficient": ("0.8447826585127415", "L1514"),
@@ -80,7 +83,8 @@ EXAMPLES = {
     3: {
         "lines": "L1618-1684",
         "inputs": {"s0": ("16", "L1620"), "n_c": ("10000", "L1620"), "epsilon": ("1", "L1622"), "p": ("1", "L1622"),
-                   "sigma": ("8", "L1626"), "r0": ("1/e", "L1626"), "epochs": ("2.5", "L1634")},
+                   "sigma": ("8", "L1626"), "r0": ("1/e", "L1626"), "epochs": ("2.5", "L1634"),
+                   "sigma_constant": ("5.78", "L1684")},
         "printed": {
             "u1": ("0.15275204077456322", "L1626"),
             "u0": ("0.4495546831835495", "L1626"),
@@ -117,7 +121,8 @@ EXAMPLES = {
     4: {
         "lines": "L1686-1744",
         "inputs": {"s0": ("16", "L1688"), "n_c": ("25000", "L1688"), "epsilon": ("2", "L1690"), "p": ("1", "L1690"),
-                   "sigma": ("8", "L1702"), "r0": ("0.0247", "L1702"), "epochs": ("5", "L1702")},
+                   "sigma": ("8", "L1702"), "r0": ("0.0247", "L1702"), "epochs": ("5", "L1702"),
+                   "sigma_constant": ("3", "L1744")},
         "printed": {
             "B": ("0.5321797270231777", "L1692"),
             "K_minus_coefficient": ("0.8447826585127415", "L1698"),
@@ -140,7 +145,8 @@ EXAMPLES = {
     5: {
         "lines": "L1746-1806",
         "inputs": {"s0": ("16", "L1688"), "n_c": ("25000", "L1688"), "epsilon": ("2", "L1754"), "p": ("1", "L1690"),
-                   "sigma": ("8", "L1748"), "r0": ("1/e", "L1748"), "epochs": ("5", "L1702")},
+                   "sigma": ("8", "L1748"), "r0": ("1/e", "L1748"), "epochs": ("5", "L1702"),
+                   "sigma_constant": ("6.96", "L1806")},
         "printed": {
             "u1": ("0.15275204077456322", "L1748"),
             "u0": ("0.4495546831835495", "L1748"),

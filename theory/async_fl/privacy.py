@@ -94,8 +94,12 @@ def branch_crossing(r, rho, rho_hat):
     return ((2 * r * rho / rho_hat + 1) ** 2 - 1) / (2 * r * rho)
 
 
-def theorem31(sample_sizes: Sequence[int], n_c: int, *, sigma: float, epsilon: float, r0: float) -> dict:
+def theorem31(sample_sizes: Sequence[int], n_c: int, *, sigma: float, epsilon: float, r0: float,
+              repeat: int = 1) -> dict:
     r"""Evaluate Theorem 3.1 for one client's sample sizes s_{1,c}..s_{T,c} (constant sigma).
+
+    ``repeat``: the schedule is ``sample_sizes`` repeated that many times (T = len * repeat; the
+    averages \hat S_j do not change), so a long constant schedule costs one term, not T.
 
     Returns the theorem's quantities with \rho, \hat\rho at their smallest admissible values
     (\hat S_1\hat S_3/\hat S_2^2, \hat S_1^2/\hat S_2), the certified
@@ -107,7 +111,9 @@ def theorem31(sample_sizes: Sequence[int], n_c: int, *, sigma: float, epsilon: f
     sigma = check_sigma(sigma)
     epsilon = check_epsilon(epsilon)
     with mpmath.workdps(MP_DPS):
-        T = len(sample_sizes)
+        if not (isinstance(repeat, int) and repeat >= 1):
+            raise InvalidParameter(f"repeat must be an integer >= 1, got {repeat!r}")
+        T = len(sample_sizes) * repeat
         s1, s2, s3 = (s_hat(sample_sizes, n_c, j) for j in (1, 2, 3))
         rho, rho_hat = s1 * s3 / s2 ** 2, s1 ** 2 / s2
         a, b = u0(r0, sigma), u1(r0, sigma)
@@ -130,10 +136,10 @@ def theorem31(sample_sizes: Sequence[int], n_c: int, *, sigma: float, epsilon: f
 
 
 def theorem31_sigma_bound(sample_sizes: Sequence[int], n_c: int, *, epsilon: float, delta: float, r0: float,
-                          sigma: float) -> float:
+                          sigma: float, repeat: int = 1) -> float:
     r"""Right-hand side 2/\sqrt{c_0}\sqrt{\hat S_2 T\ln(1/\delta)}/\epsilon of L188 (c_0 depends on sigma via r)."""
     delta = check_delta(delta)
-    t = theorem31(sample_sizes, n_c, sigma=sigma, epsilon=epsilon, r0=r0)
+    t = theorem31(sample_sizes, n_c, sigma=sigma, epsilon=epsilon, r0=r0, repeat=repeat)
     if t["delta"] is None:
         raise InvalidParameter("u0, u1 must be < 1 for Theorem 3.1 (L951)")
     with mpmath.workdps(MP_DPS):
