@@ -231,22 +231,24 @@ def matched_constant_sigma(*, n_c: int, k: int) -> dict:
     return {"epsilon_increasing": eps, "sigma": float(sigma), "steps": steps}
 
 
-def fig000_1b(*, quick: bool) -> Experiment:
+def fig000_1b(*, quick: bool, model: str = "strongly-convex") -> Experiment:
     """000 Fig 1b/12a (L232, L1963-L1968): DP, increasing s_{i,c} = N_c q (i + m)^p vs constant s = 16.
 
     N_c = 10^4 per client, q = 0.000132, m = 12.106, p = 1, sigma = 8, C = 0.1, K = 25000 per client,
-    eta_0 = 0.15 with eta_0/(1 + 0.001 t); constant baseline s = 16 with constant eta in {0.01, 0.001}.
+    eta_0 = 0.15 with eta_0/(1 + 0.001 t) (strongly convex, Fig 12a) or eta_0/(1 + 0.01 sqrt t) (plain
+    convex, Fig 12b, L1967); constant baseline s = 16 with constant eta in {0.01, 0.001}.
     The full setting adds a constant arm whose sigma is calibrated to the increasing arm's certified
     epsilon (:func:`matched_constant_sigma`).
     """
     n_c, k = (1000, 2500) if quick else (FIG12["n_c"], FIG12["K"])
-    base = RunConfig(data="w8a-like", n_records=_records(n_c, 5), model="strongly-convex", n_clients=5,
+    base = RunConfig(data="w8a-like", n_records=_records(n_c, 5), model=model, n_clients=5,
                      total_iterations=k, sizes_per="client", step_clock_scope="total", local="frozen",
                      staleness=1, sampling="poisson", clip=0.1, dp_sigma=FIG12["sigma"], dp_delta=FIG12["delta"],
                      certify=False)
     arms = {"increasing s, eta0=0.15": base.replace(
         sizes={"kind": "proactive", "n_c": FIG12["n_c"], "q": FIG12["q"], "m": FIG12["m"], "p": FIG12["p"]},
-        step={"kind": "inverse_t", "eta0": 0.15, "beta": 0.001})}
+        step=({"kind": "inverse_t", "eta0": 0.15, "beta": 0.001} if model == "strongly-convex"
+              else {"kind": "inverse_sqrt_t", "eta0": 0.15, "beta": 0.01}))}
     for eta in (0.01, 0.001):
         arms[f"constant s=16, eta={eta}"] = base.replace(sizes={"kind": "constant", "s": FIG12["s"]},
                                                          step={"kind": "constant", "eta0": eta})
@@ -258,7 +260,7 @@ def fig000_1b(*, quick: bool) -> Experiment:
             dp_sigma=extra["sigma"])
     changes = (f"w8a-shaped synthetic stand-in, N_c = {n_c}, K = {k} per client; the sequence keeps the paper's "
                f"N_c q = 1.32 per round; round-start gradients (the form the DP analysis covers)")
-    return Experiment("fig_000_1b", arms, (0, 1) if quick else (0, 1, 2), changes, extra)
+    return Experiment(f"fig_000_1b[{model}]", arms, (0, 1) if quick else (0, 1, 2), changes, extra)
 
 
 #: 000 E.2.2 (L1883-L1891): a = 50, b = 0, K = 20000 total iterations, 5 clients.

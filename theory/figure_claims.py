@@ -269,24 +269,39 @@ def _certified_from_csv(name):
     meta, rows = _read_csv(path)
     if meta.get("setting") != "full":
         return None
-    return {r["label"]: float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
+    return {f'{r.get("model", "")}: {r["label"]}': float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
 
 
 @claim(id="000.fig1b.increasing-better-under-dp", seed="000", lines="L234, L1968",
-       statement="Under DP (sigma = 8, C = 0.1, K = 25000) diminishing steps with increasing sample sizes "
-                 "s_{i,c} = N_c q (i + m) reach a higher test accuracy than constant s = 16 with constant steps "
-                 "(at sigma = 8, and, full setting, at sigma calibrated to the same certified epsilon).",
+       statement="Under DP with the same privacy guarantee (sigma = 8 for the increasing schedule s_{i,c} = N_c q (i + m), "
+                 "C = 0.1, K = 25000), diminishing steps with increasing sample sizes reach a higher test accuracy than "
+                 "constant s = 16 with constant steps (strongly and plain convex).",
        recorded="refuted", figure="figures/out/fig_000_1b.png")
 def fig1b_dp():
-    finals, source = final_accuracies("fig_000_1b", E.fig000_1b)
+    """The fair comparison is at equal certified epsilon: the full setting has a constant arm whose sigma
+    is calibrated to the increasing arm's certified epsilon; the quick fallback only has sigma = 8 arms."""
     inc = "increasing s, eta0=0.15"
-    best_const = max((k for k in finals if k != inc), key=lambda k: np.mean(finals[k]))
-    diff, noise = effect(finals[inc], finals[best_const])
-    ev = {"source": source, "final_accuracy": _summ(finals), "diff": diff, "noise": noise,
-          "compared_with": best_const, "points": sum(len(v) for v in finals.values()),
+    per, summ, sources = {}, {}, []
+    for model in ("strongly-convex", "plain-convex"):
+        finals, source = final_accuracies("fig_000_1b", E.fig000_1b, model)
+        if not finals:
+            continue
+        sources.append(source)
+        summ[model] = _summ(finals)
+        matched = [k for k in finals if "same certified eps" in k]
+        sigma8 = max((k for k in finals if k != inc and k not in matched), key=lambda k: np.mean(finals[k]))
+        for ref in matched + [sigma8]:
+            per[f"{model}: vs {ref}"] = effect(finals[inc], finals[ref])
+    fair = {k: v for k, v in per.items() if "same certified eps" in k} or per
+    worst = min(fair, key=lambda k: fair[k][0] + fair[k][1])
+    diff, noise = fair[worst]
+    ev = {"source": sources[0], "final_accuracy": summ,
+          "diff_noise": {k: {"diff": d, "noise": n, "status": decide(d, n)} for k, (d, n) in per.items()},
+          "decided_on": "equal certified epsilon" if fair is not per else "sigma = 8 arms only (quick fallback)",
+          "points": sum(len(v["values"]) for m in summ.values() for v in m.values()),
           "data": "w8a-shaped synthetic stand-in",
           "certified_epsilon_upper_at_delta_5.5e-8": _certified_from_csv("fig_000_1b")}
-    return _verdict(decide(diff, noise), diff, ev, {"setting": source, "compared_with": best_const},
+    return _verdict(decide(diff, noise), diff, ev, {"setting": sources[0], "comparison": worst},
                     "the accuracy difference is within the seed spread")
 
 
