@@ -57,3 +57,30 @@ def test_claims_read_the_full_csv_when_present(tmp_path, monkeypatch):
     # a CSV written at the quick setting is not used as evidence for the full claim
     common.write_outputs(tmp_path, "fig_002_s_sweep", rows, {**cap, "setting": "quick (CI smoke test)"})
     assert F._finals_from_csv("fig_002_s_sweep", "strongly-convex") is None
+
+
+FULL = [("fig_002_s_sweep", ["002.fig7.larger-s-better"]),
+        ("fig_002_eps_sweep", ["002.fig11.eps-0.04945-loss-about-10pct", "002.fig11.eps-0.1-close-to-non-dp"]),
+        ("fig_002_utility", ["002.fig4.sigma-range-c-0.1", "002.fig4.smaller-c-tolerates-larger-sigma",
+                             "002.fig6.mnist-sigma-12-at-c-0.025"]),
+        ("fig_000_1a", ["000.fig1a.diminishing-increasing-same-accuracy"]),
+        ("fig_000_1b", ["000.fig1b.increasing-better-under-dp"]),
+        ("fig_000_4", ["000.fig4.fast-sequences-keep-accuracy"]),
+        ("fig_000_10", ["000.fig10.biased-no-difference"])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script, claim_ids", FULL)
+def test_full_run_reproduces_the_recorded_verdicts(script, claim_ids, tmp_path, monkeypatch):
+    """Regenerate a figure at its full setting (minutes) and recompute its claims from the fresh CSV."""
+    import importlib
+
+    from theory import ledger
+
+    importlib.import_module(f"figures.{script}").main(["--out", str(tmp_path)])
+    monkeypatch.setattr(F, "OUT", tmp_path)
+    for cid in claim_ids:
+        c = ledger.get(cid)
+        v = c.evaluate()
+        assert v.evidence["source"].startswith("csv:")
+        assert v.status == c.recorded, (cid, v.status, v.margin)
