@@ -3,7 +3,7 @@ r"""Seed 000, privacy: Lemma D.1, Theorem 3.1 (D.2) and Theorem 3.2 / D.3 (000_d
 Glossary (seed 000 reuses letters; these are the privacy meanings only, see the reading aid 0.3):
 
 * ``q_i = s_{i,c}/N_c`` sampling ratio of round i; ``n_c`` = :math:`N_c`; ``sample_sizes`` = :math:`s_{i,c}`.
-* ``r0``: :math:`r_0`, the bound :math:`q_i \le r_0/\sigma`; ``u0``, ``u1``, ``r``: (14), L947-951.
+* ``r0``: :math:`r_0`, the bound :math:`q_i \le r_0/\sigma`; ``u0``, ``u1``, ``r``: (14), L923-931.
 * Theorem 3.1: :math:`\hat S_j`, :math:`\rho`, :math:`\hat\rho`, :math:`c(x)`, :math:`c_1 = \epsilon/(T\hat S_1^2)`,
   :math:`c_0 = c(c_1)` (L180-190, D.2 L919-1059).
 * Theorem D.3 (L1065-1162): ``alpha`` :math:`\ge q(T+m)^p` (a sampling ratio, NOT a log-moment),
@@ -38,22 +38,22 @@ def _check_nonneg(name: str, value) -> float:
     return x
 
 
-# --- (14): u0, u1 and r (L947-951, Lemma D.1 L846-852) ------------------------------------------
+# --- (14): u0, u1 and r (L923-931, Lemma D.1 L846-850) ------------------------------------------
 
 def u0(r0, sigma, *, lib=mpmath):
-    r"""u_0 = 2\sqrt{r_0\sigma}/(\sigma-r_0) (L951): U_0(\lambda) at \lambda = \sigma^2."""
+    r"""u_0 = 2\sqrt{r_0\sigma}/(\sigma-r_0) (L929): U_0(\lambda) at \lambda = \sigma^2."""
     return 2 * lib.sqrt(r0 * sigma) / (sigma - r0)
 
 
 def u1(r0, sigma, *, lib=mpmath):
-    r"""u_1 = 2e\sqrt{r_0\sigma}/((\sigma-r_0)\sigma) (L951)."""
+    r"""u_1 = 2e\sqrt{r_0\sigma}/((\sigma-r_0)\sigma) (L929)."""
     return 2 * lib.e * lib.sqrt(r0 * sigma) / ((sigma - r0) * sigma)
 
 
 def r_constant(r0, sigma, *, lib=mpmath, u0_value=None, u1_value=None):
-    r"""r = r_0 2^3 (1/(1-u_0) + e^3/((1-u_1)\sigma^3)) \exp(3/\sigma^2), (14) L947.
+    r"""r = r_0 2^3 (1/(1-u_0) + e^3/((1-u_1)\sigma^3)) \exp(3/\sigma^2), (14) L925.
 
-    Hypothesis (L951): u_0 < 1 and u_1 < 1; with numbers, a violation raises InvalidParameter
+    Hypothesis (L931): u_0 < 1 and u_1 < 1; with numbers, a violation raises InvalidParameter
     (r is then negative or infinite, and the theorem has no content). ``u0_value``/``u1_value``
     override the theorem's choice u_0 = U_0(\sigma^2) (Lemma D.1 allows any u_0 >= U_0(\lambda)).
     """
@@ -65,14 +65,14 @@ def r_per_r0(r0, sigma, *, lib=mpmath, u0_value=None, u1_value=None):
     a = u0(r0, sigma, lib=lib) if u0_value is None else u0_value
     b = u1(r0, sigma, lib=lib) if u1_value is None else u1_value
     if lib is mpmath and not (a < 1 and b < 1):
-        raise InvalidParameter(f"u0 and u1 must be < 1 (L951), got u0={float(a):.6g}, u1={float(b):.6g}")
+        raise InvalidParameter(f"u0 and u1 must be < 1 (L931), got u0={float(a):.6g}, u1={float(b):.6g}")
     return 8 * (1 / (1 - a) + lib.e ** 3 / ((1 - b) * sigma ** 3)) * lib.exp(3 / sigma ** 2)
 
 
 # --- Theorem 3.1 (L180-190; D.2 L919-1059) ---------------------------------------------------------
 
 def s_hat(sample_sizes: Sequence[int], n_c: int, j: int):
-    r"""\hat S_j = (1/T) \sum_{i=1}^T s_{i,c}^j / (N_c (N_c - s_{i,c})^{j-1}) (L184, L955), in mpmath."""
+    r"""\hat S_j = (1/T) \sum_{i=1}^T s_{i,c}^j / (N_c (N_c - s_{i,c})^{j-1}) (L184, L935), in mpmath."""
     if not sample_sizes:
         raise InvalidParameter("sample_sizes must be a non-empty sequence of rounds")
     if any(not 0 < s < n_c for s in sample_sizes):
@@ -83,7 +83,7 @@ def s_hat(sample_sizes: Sequence[int], n_c: int, j: int):
 
 
 def c_function(x, r, rho, rho_hat, *, lib=mpmath):
-    r"""c(x) = \min\{(\sqrt{2r\rho x+1}-1)/(r\rho x),\ 2/(\hat\rho x)\} (L186, L959)."""
+    r"""c(x) = \min\{(\sqrt{2r\rho x+1}-1)/(r\rho x),\ 2/(\hat\rho x)\} (L188, L939)."""
     first = (lib.sqrt(2 * r * rho * x + 1) - 1) / (r * rho * x)
     second = 2 / (rho_hat * x)
     return lib.Min(first, second) if lib is sympy else min(first, second)
@@ -105,7 +105,7 @@ def theorem31(sample_sizes: Sequence[int], n_c: int, *, sigma: float, epsilon: f
     (\hat S_1\hat S_3/\hat S_2^2, \hat S_1^2/\hat S_2), the certified
     \delta = \exp(-c_0\epsilon^2\sigma^2/(4\hat S_2 T)) (the bound L188 solved for delta), the
     proof's \lambda = c_0\epsilon/(2S_2) - 1 (L978, L1027) and every hypothesis as a boolean:
-    ``r0_le_1_over_e`` (L947), ``q_le_r0_over_sigma`` (L180), ``u_lt_1`` (L951, absent from L180),
+    ``r0_le_1_over_e`` (L923), ``q_le_r0_over_sigma`` (L180), ``u_lt_1`` (L931, absent from L182),
     ``lambda_ge_1`` and ``lambda_integer`` (Abadi's Theorem 2 minimises over positive integers, L967).
     """
     sigma = check_sigma(sigma)
@@ -141,7 +141,7 @@ def theorem31_sigma_bound(sample_sizes: Sequence[int], n_c: int, *, epsilon: flo
     delta = check_delta(delta)
     t = theorem31(sample_sizes, n_c, sigma=sigma, epsilon=epsilon, r0=r0, repeat=repeat)
     if t["delta"] is None:
-        raise InvalidParameter("u0, u1 must be < 1 for Theorem 3.1 (L951)")
+        raise InvalidParameter("u0, u1 must be < 1 for Theorem 3.1 (L931)")
     with mpmath.workdps(MP_DPS):
         return float(2 / mpmath.sqrt(t["c0"]) * mpmath.sqrt(t["S2"] * t["T"] * mpmath.log(1 / delta)) / epsilon)
 
@@ -224,7 +224,7 @@ THM31_PLD_REL_WIDTH = 1e-2
 
 #: sigma values of the 000 grid: seed 000 has no sigma >= 216/215 (002 L516), so values below it are included.
 D1_SIGMAS = (0.8, 1.0, 1.5, 3.0, 8.0, 20.0)
-#: r0 values: 1/e is Theorem 3.1's cap (L947), r0 < 1 the lemma's (L840).
+#: r0 values: 1/e is Theorem 3.1's cap (L923), r0 < 1 the lemma's (L840).
 D1_R0S = (0.01, 0.1, 1 / math.e, 0.9)
 D1_LAMS_PER_POINT = 3
 
@@ -309,9 +309,9 @@ def d1_proof_assumption() -> Verdict:
           "base_over_U0_at_t=lam+1": step["x_over_u0"], "base_over_U1_at_t=lam+1": step["y_over_u1"],
           "note": "for lam > sigma the two differ; the bases then exceed U0, U1 (the step L895-901 fails)"}
     if stated and not proof:
-        return Verdict("refuted", "exact", float(step["x_over_u0"] - 1), ev,
+        return Verdict("refuted", "numeric", float(step["x_over_u0"] - 1), ev,
                        counterexample={"lam": lam, "sigma": sigma, "q": q, "r0": r0})
-    return Verdict("holds", "exact", 0.0, ev)
+    return Verdict("holds", "numeric", 0.0, ev)
 
 
 @claim(id="000.lemma-D1.footnote-8", seed="000", lines="L890",
@@ -332,7 +332,7 @@ def d1_footnote8() -> Verdict:
 # Claims: Theorem 3.1 (L180-190, D.2 L919-1059)
 # =================================================================================================
 
-@claim(id="000.thm-3.1.preconditions", seed="000", lines="L180-190, L947-951",
+@claim(id="000.thm-3.1.preconditions", seed="000", lines="L180-190, L923-931",
        statement="The main-text hypotheses of Theorem 3.1 (constant sigma, r0 < 1/e, s_{i,c}/N_c <= r0/sigma) suffice to define r and c(x).",
        recorded="holds-with-correction")
 def thm31_preconditions() -> Verdict:
@@ -345,7 +345,7 @@ def thm31_preconditions() -> Verdict:
                       "u1": float(mpmath.findroot(lambda s: u1(1 / mpmath.e, s) - 1, 2.5))}
     ev = {"counterexample_main_text": {"sigma": sigma, "r0": r0, "u0": float(a), "u1": float(b), "r_by_(14)": float(r_raw)},
           "sigma_needed_at_r0=1/e": thresholds,
-          "correction": "add u0 = 2 sqrt(r0 sigma)/(sigma-r0) < 1 and u1 = 2e sqrt(r0 sigma)/((sigma-r0) sigma) < 1 (as D.2 L951 does)"}
+          "correction": "add u0 = 2 sqrt(r0 sigma)/(sigma-r0) < 1 and u1 = 2e sqrt(r0 sigma)/((sigma-r0) sigma) < 1 (as D.2 L929-931 does)"}
     if a >= 1 or b >= 1:
         return Verdict("holds-with-correction", "numeric", float(1 - b), ev,
                        reason="with u1 >= 1 the series sum U1^j behind 1/(1-u1) diverges, so r of (14) bounds nothing; D.2 adds u0, u1 < 1")
@@ -418,9 +418,9 @@ def thm31_lambda_step() -> Verdict:
           "ln_1_over_delta_claimed": float(t["log_inv_delta"]), "ln_1_over_delta_proved": float(proved),
           "correction": "sigma >= (2/sqrt(c0)) sqrt(S2_hat T (ln(1/delta) + eps))/eps (seed 002's form) covers the -1 and the floor"}
     if proved < t["log_inv_delta"]:
-        return Verdict("refuted", "exact", float(proved - t["log_inv_delta"]), ev,
+        return Verdict("refuted", "numeric", float(proved - t["log_inv_delta"]), ev,
                        counterexample={"N_c": n_c, "s": 20, "T": 400, "sigma": sigma, "epsilon": epsilon, "r0": r0})
-    return Verdict("holds", "exact", float(proved - t["log_inv_delta"]), ev)
+    return Verdict("holds", "numeric", float(proved - t["log_inv_delta"]), ev)
 
 
 #: sample-size schedules (N_c, s_{1..T}) for Theorem 3.1 against the certified accountant: constant,
@@ -454,7 +454,7 @@ def thm31_accountant_point(n_c, blocks, sigma, epsilon, r0) -> dict:
        statement="When the theorem's bound holds (sigma = 2/sqrt(c0) sqrt(S2_hat T ln(1/delta))/epsilon), the mechanism is (epsilon, delta)-DP: the certified PLD epsilon at that delta is <= epsilon.",
        recorded="holds")
 def thm31_vs_accountant() -> Verdict:
-    pts = [dict(case, blocks=case["blocks"], r0=0.36) for case in THM31_CASES]  # r0 just below 1/e (L947)
+    pts = [dict(case, blocks=case["blocks"], r0=0.36) for case in THM31_CASES]  # r0 just below 1/e (L923)
     res = sweep(thm31_accountant_point, pts, backend="serial", desc="000 thm 3.1 vs PLD")
     rows = [dict(n_c=p["n_c"], blocks=[list(b) for b in p["blocks"]], sigma=p["sigma"], epsilon=p["epsilon"], **r)
             for p, r in zip(pts, res)]

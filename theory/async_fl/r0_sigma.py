@@ -1,6 +1,6 @@
 r"""Seed 000, the function r_0(\sigma) of Theorem 3.2 and the closed forms claimed at it (D.3.1 L1290-1338).
 
-Definition (L1324-1326): start at r_0 = 0 and iterate
+Definition (L1328-1330): start at r_0 = 0 and iterate
 
 .. math:: r_0^{new} = \frac{\frac{\sqrt3-1}{2}\frac{3p+1}{(p+1)(2p+1)}(1-r_0/\sigma)^2}
           {2^3\big(\frac{1}{1-u_0}+\frac{1}{1-u_1}\frac{e^3}{\sigma^3}\big)e^{3/\sigma^2}},
@@ -11,6 +11,8 @@ the printed iteration drops the (1+\gamma)^{2p}, so r_0(\sigma) does not depend 
 > 0 reproduces the \gamma-dependent variant the closed forms need (see claim 000.r0.closed-forms-gamma).
 """
 from __future__ import annotations
+
+import itertools
 
 import mpmath
 import sympy
@@ -30,15 +32,22 @@ def r_target(p, r0, sigma, gamma=0, *, lib=mpmath):
     return (lib.sqrt(3) - 1) / 2 * (3 * p + 1) / ((p + 1) * (2 * p + 1)) * (1 - r0 / sigma) ** 2 / (1 + gamma) ** (2 * p)
 
 
+def _iterates(sigma, p, gamma=0):
+    r"""The iterates r_0^{new} of L1330 from r_0 = 0, at most MAX_ITERATIONS (call inside mpmath.workdps(MP_DPS))."""
+    sigma, p, gamma = mpmath.mpf(sigma), mpmath.mpf(p), mpmath.mpf(gamma)
+    r0_old = mpmath.mpf(0)
+    for _ in range(MAX_ITERATIONS):
+        # pv.r_per_r0 raises InvalidParameter when u0 or u1 >= 1 at this iterate.
+        r0_old = r_target(p, r0_old, sigma, gamma) / pv.r_per_r0(r0_old, sigma)
+        yield r0_old
+
+
 def r0_iteration(sigma, p, *, gamma=0):
-    r"""Run the L1326 iteration; returns (r_0 as mpf, number of iterations). Raises if an iterate breaks u_0, u_1 < 1."""
+    r"""Run the L1330 iteration; returns (r_0 as mpf, number of iterations). Raises if an iterate breaks u_0, u_1 < 1."""
     with mpmath.workdps(MP_DPS):
-        sigma, p, gamma = mpmath.mpf(sigma), mpmath.mpf(p), mpmath.mpf(gamma)
         tol = mpmath.mpf(10) ** (-(MP_DPS - 10))
         r0_old = mpmath.mpf(0)
-        for it in range(1, MAX_ITERATIONS + 1):
-            # pv.r_per_r0 raises InvalidParameter when u0 or u1 >= 1 at this iterate.
-            r0_new = r_target(p, r0_old, sigma, gamma) / pv.r_per_r0(r0_old, sigma)
+        for it, r0_new in enumerate(_iterates(sigma, p, gamma), start=1):
             if abs(r0_new - r0_old) <= tol * r0_new:
                 return r0_new, it
             r0_old = r0_new
@@ -82,6 +91,12 @@ _SIGMA_GRID = (1.137, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0, 50.0)
 _P_GRID = (0.0, 0.25, 0.5, 1.0)
 
 
+def _first_iterates(sigma, p, n: int) -> list:
+    """The first ``n`` iterates of the L1330 iteration (to test whether a printed value is an unconverged one)."""
+    with mpmath.workdps(MP_DPS):
+        return list(itertools.islice(_iterates(sigma, p), n))
+
+
 @claim(id="000.r0.printed-values", seed="000", lines="L1338, L1474, L1702",
        statement="The iteration gives r0(3)=0.0110, r0(5)=0.0202 and r0(8)=0.0247 for p=1.",
        recorded="refuted")
@@ -92,8 +107,13 @@ def printed_values() -> Verdict:
         sigma = {"r0_sigma3_p1": 3.0, "r0_sigma5_p1": 5.0, "r0_sigma8_p1": 8.0}[key]
         value, its = r0_iteration(sigma, 1)
         ok = agrees_with_printed(float(value), text)
+        decimals = len(text.split(".")[1])
+        truncated = mpmath.floor(value * 10 ** decimals) / 10 ** decimals
+        early = _first_iterates(sigma, 1, 4)
         rows.append({"sigma": sigma, "p": 1, "computed": float(value), "printed": text, "line": line,
-                     "iterations": its, "agrees": ok})
+                     "iterations": its, "agrees": ok, "truncation_agrees": bool(abs(truncated - mpmath.mpf(text)) < 1e-12),
+                     "first_iterates": [float(v) for v in early],
+                     "an_early_iterate_agrees": any(agrees_with_printed(float(v), text) for v in early)})
         if not ok:
             bad.append(rows[-1])
     margin = max(abs(r["computed"] - float(r["printed"])) / r["computed"] for r in rows)
@@ -101,7 +121,11 @@ def printed_values() -> Verdict:
         return Verdict("refuted", "numeric", margin, {"values": rows},
                        counterexample={"sigma": bad[0]["sigma"], "p": 1, "r0_computed": bad[0]["computed"],
                                        "r0_printed": bad[0]["printed"]},
-                       reason="printed digits do not round the fixed point (truncated, not rounded)")
+                       reason="printed digits are not the rounded fixed point"
+                              + ("; truncation explains them" if all(r["truncation_agrees"] for r in bad) else
+                                 "; nor its truncation")
+                              + ("; an early iterate does" if all(r["an_early_iterate_agrees"] for r in bad) else
+                                 "; nor any of the first four iterates"))
     return Verdict("holds", "numeric", margin, {"values": rows})
 
 
