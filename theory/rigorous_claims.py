@@ -126,10 +126,9 @@ def check_moment_14() -> Verdict:
        recorded="refuted")
 def check_lemma_d1_conclusion() -> Verdict:
     sc = tc.region_scale()
-    # boxes along the line where the margin vanishes (sigma = 0.892..., q -> 0) stop splitting at relative
-    # width 1e-6 (they stay open: the verdict is the counterexample, not a cover)
-    # the search runs where seed 000's statement differs from seed 002's (sigma < 216/215); the rest of the
-    # region is covered by the corrected certificate below. A search, not a cover: a small per-task budget
+    # A search, not a cover: it runs where seed 000's statement differs from seed 002's (sigma < 216/215), with
+    # a small per-task budget; boxes along the line where the margin vanishes (sigma = 0.892..., q -> 0) stop
+    # splitting at relative width 1e-6 and stay open. The rest of the region: the corrected certificate below.
     cert = tc.certify_lemma_b3(sc["d1_lam_max"], tc.SIGMA_MIN_002, sigma_min=tc.SIGMA_MIN_000, min_rel_width=1e-6,
                                max_boxes=D1_SEARCH_BOXES, max_seconds=MAX_SECONDS)
     region = {"lam": [1, sc["d1_lam_max"]], "sigma": [tc.SIGMA_MIN_000, tc.SIGMA_MIN_002],
