@@ -26,14 +26,11 @@ import mpmath
 from scipy import optimize
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_order
-from .precision import DEFAULT_RDP_ORDERS
+from .precision import DEFAULT_RDP_ORDERS, RDP_CONVERSION_DPS
 from .rdp import rdp_epsilon_order
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
-#: working digits of log A inside a conversion (the answer is a double; 20 digits leave 4 spare).
-#: (Candidate for numerics.precision; kept here until the lead moves it.)
-RDP_CONVERSION_DPS = 20
 CONVERSIONS = ("improved", "classic")
 _EVALUATED = "integer grid + descent over fractional"
 

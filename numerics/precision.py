@@ -28,3 +28,9 @@ PRINTED_FLOAT_RTOL = 1e-9
 PLD_DELTA_TAIL = 1e-18
 #: relative resolution of sigma calibration (the returned sigma is within this factor of the smallest).
 CALIBRATION_RTOL = 1e-4
+#: working digits of log A inside an RDP -> (eps, delta) conversion: the answer is a double (~16
+#: digits), so 20 digits leave 4 spare (numerics.conversions).
+RDP_CONVERSION_DPS = 20
+#: guard digits numerics.rdp adds to the caller's precision for its intermediate sums (and, for
+#: fractional orders, on top of the digits lost to the cancellation in A - 1).
+RDP_GUARD_DPS = 20

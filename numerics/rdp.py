@@ -37,11 +37,11 @@ import mpmath
 import numpy as np
 
 from .errors import InvalidParameter, check_order, check_q, check_sigma
-from .precision import MP_DPS
+from .precision import MP_DPS, RDP_GUARD_DPS
 from .schedule import Schedule
 
-#: guard digits added to the caller's precision for the intermediate sums.
-_GUARD_DPS = 20
+#: guard digits added to the caller's precision for the intermediate sums (numerics.precision).
+_GUARD_DPS = RDP_GUARD_DPS
 
 
 def log_a(q: float, sigma: float, order: float, *, dps: int | None = None) -> mpmath.mpf:
