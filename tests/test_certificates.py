@@ -90,3 +90,15 @@ def test_coordinates_imply_the_lemma_hypotheses_they_replace():
             assert lam <= sigma ** 2 * mpmath.log(1 / (q * sigma)) * (1 + mpmath.mpf(10) ** -40)
             assert q * sigma < 1 and q <= mpmath.mpf(215) / 216
     assert math.isclose(tc.SIGMA_MIN_002, 216 / 215)
+
+
+@pytest.mark.parametrize("t, m0", [(math.e ** 2, 0.0), (10.0, 10.0), (1e6, 7.5e5), (1e12, 0.25)])
+def test_sqrt_bound_margin_is_the_scaled_difference_of_squares(t, m0):
+    with mpmath.workdps(DPS):
+        t_, m_ = mpmath.mpf(t), mpmath.mpf(m0)
+        lt = mpmath.log(t_)
+        left = (t_ + m_) / (4 * mpmath.log(t_ + m_))
+        right = t_ / lt * (1 - 1 / lt)
+        exact = (right - left) * lt / t_
+    ball = tc.sqrt_bound_margin(arb(1) / arb(t).log(), arb(m0) / arb(t))
+    assert _contains(ball, exact, rel=1e-14)

@@ -30,7 +30,7 @@ def _lemma_sides(lam, sigma, q):
 
 @pytest.mark.parametrize("fn, status", [(rc.check_lemma_b3_conclusion, "holds"), (rc.check_tail_13, "holds"),
                                         (rc.check_moment_14, "holds"), (rc.check_lemma_d1_conclusion, "refuted"),
-                                        (rc.check_u_threshold, "holds")])
+                                        (rc.check_u_threshold, "holds"), (rc.check_sqrt_bound, "holds")])
 def test_ci_scale_statuses_and_evidence(fn, status):
     v = fn()
     assert v.status == status == _REGISTRY[fn.claim_id].recorded
@@ -71,7 +71,7 @@ def test_full_region_lemma_b3_conclusion(monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fn", [rc.check_lemma_b3_conclusion, rc.check_tail_13, rc.check_moment_14,
-                                rc.check_lemma_d1_conclusion, rc.check_u_threshold])
+                                rc.check_lemma_d1_conclusion, rc.check_u_threshold, rc.check_sqrt_bound])
 def test_full_scale_claims_match_the_ledger(monkeypatch, fn):
     monkeypatch.setenv("DPV_CERTIFY_SCALE", "full")
     assert fn().status == _REGISTRY[fn.claim_id].recorded

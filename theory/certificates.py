@@ -219,3 +219,23 @@ def certify_u_threshold(sigma_max: float, **kwargs) -> Certificate:
     """Certify u_0, u_1 < 1 for sigma in [1.137, sigma_max] and 0 <= r0 <= (sqrt 3 - 1)/16."""
     coords = [Coordinate("sigma", SIGMA_THRESHOLD_000, sigma_max, "log"), Coordinate("theta", 0.0, 1.0)]
     return certify(f"{__name__}:u_threshold_margin", coords, **kwargs)
+
+
+# --- seed 000 (L721-727): the square-root bound of Appendix C.2 ------------------------------------------
+
+def sqrt_bound_margin(v, mu):
+    r"""Seed 000 L725: :math:`\frac{t+M_0}{4\ln(t+M_0)} \le \frac{t}{\ln t}\big(1-\frac{1}{\ln t}\big)` (the
+    squares of the printed square roots) divided by :math:`t/\ln t > 0`, in the compact coordinates
+    :math:`v = 1/\ln t \in (0, 1/2]` (:math:`t \ge e^2`) and :math:`\mu = M_0/t \in [0, 1]` (:math:`t \ge M_0`):
+
+    .. math:: 1 - v - \frac{1+\mu}{4(1 + v\ln(1+\mu))},
+
+    using :math:`\ln(t+M_0) = \ln t + \ln(1+\mu)`. The box :math:`[0,1/2]\times[0,1]` is the whole
+    hypothesis region :math:`t \ge \max\{M_0, e^2\}`, :math:`M_0 \ge 0`: nothing is left unbounded."""
+    return 1 - v - (1 + mu) / (4 * (1 + v * mu.log1p()))
+
+
+def certify_sqrt_bound(**kwargs) -> Certificate:
+    """Certify the L725 inequality for every t >= max{M_0, e^2} and every M_0 >= 0."""
+    coords = [Coordinate("v", 0.0, 0.5), Coordinate("mu", 0.0, 1.0)]
+    return certify(f"{__name__}:sqrt_bound_margin", coords, **kwargs)

@@ -173,5 +173,20 @@ def check_u_threshold() -> Verdict:
     return v
 
 
+@claim(id="000.C2.sqrt-bound.certified", seed="000", lines="L721-L727",
+       statement="For every M_0 >= 0 and t >= max{M_0, e^2}: sqrt((t+M_0)/(4 ln(t+M_0))) <= sqrt((t/ln t)(1-1/ln t)) "
+                 "(the first half of 000.C2.sqrt-bound; the delay bound 'for t large enough' is not part of it).",
+       recorded="holds")
+def check_sqrt_bound() -> Verdict:
+    cert = tc.certify_sqrt_bound(**_budget())
+    region = {"v = 1/ln t": [0.0, 0.5], "mu = M_0/t": [0.0, 1.0]}
+    note = ("compact coordinates cover the whole (unbounded) hypothesis region t >= max{M_0, e^2}, M_0 >= 0; "
+            "margin = (right^2 - left^2) ln t / t (theory.certificates.sqrt_bound_margin)")
+    v = _verdict(cert, region, note)
+    if v.status == "holds":
+        v.evidence["covers"] = "every M_0 >= 0 and t >= max{M_0, e^2} (no bounded part left out)"
+    return v
+
+
 __all__ = ["lemma_point", "check_lemma_b3_conclusion", "check_tail_13", "check_moment_14", "check_lemma_d1_conclusion",
-           "check_u_threshold"]
+           "check_u_threshold", "check_sqrt_bound"]
