@@ -239,18 +239,33 @@ def cmd_critical_steps(args) -> dict:
 
 # --- parser ----------------------------------------------------------------------------------------
 
-def _common(p: argparse.ArgumentParser) -> None:
+_HELP = {
+    "q": "Poisson sampling rate, in (0, 1]",
+    "sigma": "noise multiplier (> 0)",
+    "steps": "number of steps (positive integer)",
+    "phase": "one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)",
+    "delta": "target delta, in (0, 1)",
+    "epsilon": "epsilon (>= 0)",
+    "adjacency": "add-remove (default) or replace-one",
+}
+
+
+def _subcommand(sub, name: str, help: str, run, options: tuple) -> argparse.ArgumentParser:
+    """One command with the named options (in this order) plus --json and --scheduler; every option is
+    read as text and validated by the command (so a bad value gets the range message)."""
+    p = sub.add_parser(name, help=help)
+    for option in options:
+        if option == "phase":
+            p.add_argument("--phase", action="append", metavar="q,sigma,steps", help=_HELP["phase"])
+        elif option == "adjacency":
+            p.add_argument("--adjacency", default="add-remove", help=_HELP["adjacency"])
+        else:
+            p.add_argument(f"--{option}", help=_HELP[option])
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--scheduler", default=argparse.SUPPRESS, metavar="ADDRESS",
                    help="Dask scheduler address (recorded; these commands do not sweep)")
-
-
-def _schedule_options(p: argparse.ArgumentParser, *, steps: bool = True, sigma: bool = True) -> None:
-    p.add_argument("--q", help="Poisson sampling rate, in (0, 1]")
-    if sigma:
-        p.add_argument("--sigma", help="noise multiplier (> 0)")
-    if steps:
-        p.add_argument("--steps", help="number of steps (positive integer)")
+    p.set_defaults(run=run)
+    return p
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -259,42 +274,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="Dask scheduler address (recorded; these commands do not sweep)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    p = sub.add_parser("epsilon", help="epsilon bounds at a given delta")
-    _schedule_options(p)
-    p.add_argument("--phase", action="append", metavar="q,sigma,steps",
-                   help="one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)")
-    p.add_argument("--delta", help="target delta, in (0, 1)")
-    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
+    p = _subcommand(sub, "epsilon", "epsilon bounds at a given delta", cmd_epsilon,
+                    ("q", "sigma", "steps", "phase", "delta", "adjacency"))
     p.add_argument("--method", default="pld", help="pld (default), rdp, gdp-clt or all")
     p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH),
                    help=f"PLD target relative width (upper-lower)/upper (default {PLD_RELATIVE_WIDTH:g})")
-    _common(p)
-    p.set_defaults(run=cmd_epsilon)
-
-    p = sub.add_parser("delta", help="delta bounds at a given epsilon (PLD)")
-    _schedule_options(p)
-    p.add_argument("--phase", action="append", metavar="q,sigma,steps",
-                   help="one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)")
-    p.add_argument("--epsilon", help="epsilon (>= 0)")
-    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
-    _common(p)
-    p.set_defaults(run=cmd_delta)
-
-    p = sub.add_parser("calibrate-sigma", help="smallest sigma with certified epsilon_upper <= target")
-    _schedule_options(p, sigma=False)
-    p.add_argument("--delta", help="target delta, in (0, 1)")
-    p.add_argument("--epsilon", help="target epsilon (>= 0)")
-    p.add_argument("--adjacency", default="add-remove", help="add-remove (default) or replace-one")
-    _common(p)
-    p.set_defaults(run=cmd_calibrate_sigma)
-
-    p = sub.add_parser("critical-steps", help="largest steps with certified epsilon_upper <= target")
-    _schedule_options(p, steps=False)
-    p.add_argument("--delta", help="target delta, in (0, 1)")
-    p.add_argument("--epsilon", help="target epsilon (>= 0)")
-    _common(p)
-    p.set_defaults(run=cmd_critical_steps)
+    _subcommand(sub, "delta", "delta bounds at a given epsilon (PLD)", cmd_delta,
+                ("q", "sigma", "steps", "phase", "epsilon", "adjacency"))
+    _subcommand(sub, "calibrate-sigma", "smallest sigma with certified epsilon_upper <= target",
+                cmd_calibrate_sigma, ("q", "steps", "delta", "epsilon", "adjacency"))
+    _subcommand(sub, "critical-steps", "largest steps with certified epsilon_upper <= target",
+                cmd_critical_steps, ("q", "sigma", "delta", "epsilon"))
     return parser
 
 
