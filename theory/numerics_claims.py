@@ -12,6 +12,8 @@ Paper formulas are inputs, stored with their seed line; every verdict is compute
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 
 import mpmath
@@ -251,8 +253,9 @@ def theorem_b1() -> Verdict:
     margin = min(p["delta_exact"] for p in points) - B1_DELTA
     if proof and family["delta_exact_lower_bound"] > B1_DELTA and len(violated) == len(points):
         return Verdict("refuted", "symbolic", margin=margin, evidence=evidence, counterexample=shown,
-                       reason="for every c1, c2 the quoted hypotheses admit q = 1 and eps = 2a(a+3), "
-                              "a = c2 sqrt(ln(1/delta)), where the exact delta exceeds 0.993")
+                       reason=f"for every c1, c2 the quoted hypotheses admit q = 1 and eps = 2a(a+{B1_OFFSET}), "
+                              f"a = c2 sqrt(ln(1/delta)), where the exact delta is at least "
+                              f"{family['delta_exact_lower_bound']:.4f} > delta = {B1_DELTA:g}")
     return Verdict("open", "numeric", margin=margin, evidence=evidence,
                    reason="the counterexample family did not verify; see evidence")
 
@@ -309,27 +312,35 @@ PLD_RDP_GRID = {"q": (0.01, 0.2), "sigma": (0.8, 3.0), "steps": (10, 1000), "del
 PLD_RDP_ORDERS = tuple(range(2, 65)) + (80, 96, 128, 192, 256)
 
 
+@functools.lru_cache(maxsize=1)
+def _pld_on_grid() -> tuple:
+    """((point, schedule, certified PLD bounds), ...) over ``PLD_RDP_GRID``: the reference both grid
+    claims below compare with, computed once per process."""
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    delta = PLD_RDP_GRID["delta"]
+    out = []
+    for q, sigma, steps in itertools.product(PLD_RDP_GRID["q"], PLD_RDP_GRID["sigma"], PLD_RDP_GRID["steps"]):
+        s = Schedule.constant(q=q, sigma=sigma, steps=steps)
+        out.append(({"q": q, "sigma": sigma, "steps": steps, "delta": delta}, s, epsilon_pld(s, delta)))
+    return tuple(out)
+
+
 @claim(id="numerics.pld-vs-rdp", seed="numerics", lines="-",
        statement="On a grid, the certified PLD interval lies below the RDP upper bound: "
                  "eps_lower(PLD) <= eps_upper(PLD) <= eps(RDP).",
        recorded="holds")
 def pld_below_rdp() -> Verdict:
     from numerics.conversions import epsilon_rdp
-    from numerics.pld import epsilon_pld
-    from numerics.schedule import Schedule
 
     rows, worst = [], math.inf
-    delta = PLD_RDP_GRID["delta"]
-    for q in PLD_RDP_GRID["q"]:
-        for sigma in PLD_RDP_GRID["sigma"]:
-            for steps in PLD_RDP_GRID["steps"]:
-                s = Schedule.constant(q=q, sigma=sigma, steps=steps)
-                pld, rdp = epsilon_pld(s, delta), epsilon_rdp(s, delta, orders=PLD_RDP_ORDERS)
-                ratio = pld.epsilon_upper / rdp.epsilon_upper
-                worst = min(worst, 1.0 - ratio)
-                rows.append({"q": q, "sigma": sigma, "steps": steps, "delta": delta,
-                             "pld_lower": pld.epsilon_lower, "pld_upper": pld.epsilon_upper,
-                             "rdp_upper": rdp.epsilon_upper, "pld_upper_over_rdp": ratio})
+    for point, s, pld in _pld_on_grid():
+        rdp = epsilon_rdp(s, point["delta"], orders=PLD_RDP_ORDERS)
+        ratio = pld.epsilon_upper / rdp.epsilon_upper
+        worst = min(worst, 1.0 - ratio)
+        rows.append({**point, "pld_lower": pld.epsilon_lower, "pld_upper": pld.epsilon_upper,
+                     "rdp_upper": rdp.epsilon_upper, "pld_upper_over_rdp": ratio})
     evidence = {"points": len(rows), "where": "full grid " + str(PLD_RDP_GRID),
                 "rdp_orders": [PLD_RDP_ORDERS[0], PLD_RDP_ORDERS[-1], len(PLD_RDP_ORDERS)], "rows": rows}
     if worst >= 0 and all(r["pld_lower"] <= r["pld_upper"] for r in rows):
@@ -344,20 +355,13 @@ def pld_below_rdp() -> Verdict:
        recorded="holds")
 def clt_under_reports() -> Verdict:
     from numerics.gdp import epsilon_gdp_clt
-    from numerics.pld import epsilon_pld
-    from numerics.schedule import Schedule
 
     rows = []
-    delta = PLD_RDP_GRID["delta"]
-    for q in PLD_RDP_GRID["q"]:
-        for sigma in PLD_RDP_GRID["sigma"]:
-            for steps in PLD_RDP_GRID["steps"]:
-                s = Schedule.constant(q=q, sigma=sigma, steps=steps)
-                clt, pld = epsilon_gdp_clt(s, delta), epsilon_pld(s, delta)
-                rows.append({"q": q, "sigma": sigma, "steps": steps, "delta": delta,
-                             "clt": clt.epsilon_upper, "pld_lower": pld.epsilon_lower,
-                             "pld_upper": pld.epsilon_upper,
-                             "clt_over_pld_lower": clt.epsilon_upper / pld.epsilon_lower})
+    for point, s, pld in _pld_on_grid():
+        clt = epsilon_gdp_clt(s, point["delta"])
+        rows.append({**point, "clt": clt.epsilon_upper, "pld_lower": pld.epsilon_lower,
+                     "pld_upper": pld.epsilon_upper,
+                     "clt_over_pld_lower": clt.epsilon_upper / pld.epsilon_lower})
     under = [r for r in rows if r["clt"] < r["pld_lower"]]
     worst = min(rows, key=lambda r: r["clt_over_pld_lower"])
     evidence = {"points": len(rows), "where": "full grid " + str(PLD_RDP_GRID),
