@@ -96,8 +96,11 @@ def test_c22_property_2_long_horizon():
     assert v.status == "holds" and v.margin > 0
 
 
-def test_experiment_form_counterexample_by_hand():
-    # L1967: q = 0.000132, m = 12.106 give N_c q = 1.32; at i = 25: ceil(1.32 * 37.106) = 49, ceil(1.322*25 + 16) = 50.
+def test_experiment_form_literal_reading_differs():
+    # L1967 taken literally (q = 0.000132, m = 12.106 exact) gives N_c q = 1.32: at i = 25, ceil(1.32 * 37.106) = 49 while
+    # ceil(1.322*25 + 16) = 50. The printed values are roundings of Example 3's q (the claim holds under that reading).
+    assert seq._rounds_to(Fraction("0.00013216327772100012"), "0.000132")
+    assert not seq._rounds_to(Fraction("0.0001326"), "0.000132")
     assert math.ceil(Fraction("1.32") * Fraction("37.106")) == 49
     assert math.ceil(Fraction("1.322") * 25 + 16) == 50
     assert seq.papers_sequence(10 ** 4, "0.000132", "12.106", 1, 26)[25] == 49
