@@ -41,3 +41,12 @@ invalid_sigmas = st.one_of(st.floats(max_value=0.0), st.just(float("inf")), _nan
 invalid_deltas = st.one_of(st.floats(max_value=0.0), st.floats(min_value=1.0), _nan)
 invalid_steps = st.one_of(st.integers(max_value=0),
                           st.floats(allow_nan=True).filter(lambda x: not (x == x and x.is_integer() and x >= 1)))
+
+
+# --- soundness of the RDP / GDP accountants against the certified PLD (reviewer review-numerics) ------
+#: small heterogeneous schedules in either adjacency (1-2 phases, <= 300 steps each): cheap for the PLD
+small_schedules = st.builds(
+    lambda ps, adjacency: Schedule(tuple(ps), adjacency),
+    st.lists(st.builds(Phase, q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 300)),
+             min_size=1, max_size=2),
+    st.sampled_from(["add-remove", "replace-one"]))

@@ -10,7 +10,7 @@ from numerics.conversions import delta_rdp, epsilon_rdp
 from numerics.errors import InvalidParameter
 from numerics.rdp import rdp_epsilon
 from numerics.schedule import Schedule
-from tests.strategies import deltas, moderate_sigmas, small_q_rates
+from tests.strategies import deltas, moderate_sigmas, small_q_rates, small_schedules
 
 C1 = Schedule.constant(q=0.01, sigma=1.0, steps=1000)
 #: a short order grid for the property tests (the properties hold on any grid; keeps them fast)
@@ -113,3 +113,32 @@ def test_bad_input(kwargs, name):
         epsilon_rdp(C1, **kwargs)
     with pytest.raises(InvalidParameter, match="epsilon"):
         delta_rdp(C1, -1.0)
+
+
+# --- soundness against the certified PLD: an RDP "upper bound" below a certified lower bound would be an
+# optimistic accountant. The default order grid (the tightest RDP we report) makes the check sharpest;
+# the PLD runs at a coarse width because only its certified lower side is used.
+PLD_LOWER_REL_WIDTH = 0.05
+
+
+@settings(max_examples=6)
+@given(schedule=small_schedules, delta=deltas)
+def test_rdp_epsilon_upper_is_never_below_the_certified_pld_lower(schedule, delta):
+    from numerics.pld import epsilon_pld
+
+    pld = epsilon_pld(schedule, delta, rel_width=PLD_LOWER_REL_WIDTH)
+    rdp = epsilon_rdp(schedule, delta)
+    assert rdp.adjacency == pld.adjacency == schedule.adjacency
+    assert rdp.epsilon_upper >= pld.epsilon_lower
+
+
+@settings(max_examples=6)
+@given(schedule=small_schedules.filter(lambda s: s.adjacency == "add-remove"), delta=deltas)
+def test_rdp_delta_upper_is_never_below_the_certified_pld_lower(schedule, delta):
+    """Same, in the delta direction, at the epsilon where the PLD's delta is near ``delta`` (so it is
+    neither 0 nor 1 and the comparison has teeth)."""
+    from numerics.pld import delta_pld, epsilon_pld
+
+    epsilon = epsilon_pld(schedule, delta, rel_width=PLD_LOWER_REL_WIDTH).epsilon_lower
+    pld = delta_pld(schedule, epsilon, rel_width=PLD_LOWER_REL_WIDTH)
+    assert delta_rdp(schedule, epsilon).delta_upper >= pld.delta_lower > 0

@@ -11,7 +11,7 @@ from numerics.errors import InvalidParameter
 from numerics.gdp import (delta_gdp, delta_gdp_clt, epsilon_gdp, epsilon_gdp_clt, mu_clt_poisson,
                           mu_clt_schedule, mu_clt_uniform, tradeoff_gdp)
 from numerics.schedule import Schedule
-from tests.strategies import deltas
+from tests.strategies import deltas, small_schedules
 
 #: relative accuracy of delta_gdp in double precision, measured against 60-digit mpmath over the grid
 #: below (worst 8e-12, at mu = 1e-4 where both terms nearly cancel).
@@ -120,3 +120,12 @@ def test_clt_results_are_labelled_estimates():
 def test_bad_input(call, name):
     with pytest.raises(InvalidParameter, match=name):
         call()
+
+
+@given(schedule=small_schedules, delta=deltas, epsilon=st.floats(0.0, 20.0))
+def test_clt_is_never_labelled_certified(schedule, delta, epsilon):
+    """The CLT mu is a limit, not a bound (claim numerics.gdp-clt.not-an-upper-bound in theory.numerics_claims finds it
+    below the certified PLD lower bound): every CLT result, in either adjacency, says so."""
+    for b in (epsilon_gdp_clt(schedule, delta), delta_gdp_clt(schedule, epsilon)):
+        assert b.certified is False and b.method == "gdp-clt" and b.adjacency == schedule.adjacency
+        assert "not a bound" in b.details["note"]
