@@ -142,18 +142,39 @@ def _eps_drop(label: str):
     return finals, source, drop, noise
 
 
+def _calibrated_note(finals: dict, label: str, limit: float) -> dict:
+    """The same budget with sigma calibrated by our accountant (full setting only): not the paper's run."""
+    cal = [k for k in finals if k.startswith(label + ",") and k.endswith("calibrated")]
+    if not cal:
+        return {}
+    drop, noise = effect(finals["non-DP"], finals[cal[0]])
+    return {"arm": cal[0], "drop": drop, "noise": noise, "status": decide(limit - drop, noise)}
+
+
+def _budget_verdict(label: str, limit: float, printed_sigma: float, s: int, reason: str) -> Verdict:
+    """Decide at the printed (epsilon, sigma); if that fails but the run at the sigma our accountant
+    calibrates to the printed epsilon passes, the statement holds with that correction."""
+    finals, source, drop, noise = _eps_drop(label)
+    cal = _calibrated_note(finals, label, limit)
+    ev = {"source": source, "final_accuracy": _summ(finals), "drop": drop, "noise": noise, "limit": limit,
+          "with_sigma_calibrated_to_the_printed_epsilon": cal,
+          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in"}
+    status = decide(limit - drop, noise)
+    if status != "holds" and cal.get("status") == "holds":
+        ev["correction"] = (f"sigma from exact accounting ({cal['arm']}) instead of the printed {printed_sigma}: "
+                            f"at the printed sigma the comparison is {status}")
+        return Verdict("holds-with-correction", "sampled", limit - cal["drop"], ev)
+    return _verdict(status, limit - drop, ev, {"setting": source, "epsilon_label": label.split("=")[1],
+                                               "sigma": printed_sigma, "s": s, "drop": drop}, reason)
+
+
 @claim(id="002.fig11.eps-0.04945-loss-about-10pct", seed="002", lines="L1496",
        statement="At epsilon = 0.04945 (Table 6 row 1) the test accuracy is at most about 10 points below "
                  "non-DP (strongly convex; L276: 86 % vs 93 %).",
-       recorded="refuted", figure="figures/out/fig_002_eps_sweep.png")
+       recorded="holds-with-correction", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_small():
-    limit = 0.10  # "about 10 %" (L1496), read as percentage points of accuracy
-    finals, source, drop, noise = _eps_drop("eps=0.04945")
-    ev = {"source": source, "final_accuracy": _summ(finals), "drop": drop, "noise": noise, "limit": limit,
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in"}
-    return _verdict(decide(limit - drop, noise), limit - drop, ev,
-                    {"setting": source, "epsilon_label": "0.04945", "sigma": 19.29962, "s": 26, "drop": drop},
-                    "the drop is within the seed spread of 10 points")
+    # "about 10 %" (L1496), read as percentage points of accuracy
+    return _budget_verdict("eps=0.04945", 0.10, 19.29962, 26, "the drop is within the seed spread of 10 points")
 
 
 @claim(id="002.fig11.eps-0.1-close-to-non-dp", seed="002", lines="L1496, L276",
@@ -161,13 +182,8 @@ def fig11_eps_small():
                  "93 %, i.e. within about 3 points).",
        recorded="refuted", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_01():
-    limit = 0.03  # L276's 2-point gap plus one point of rounding slack: our reading of "very close"
-    finals, source, drop, noise = _eps_drop("eps=0.1")
-    ev = {"source": source, "final_accuracy": _summ(finals), "drop": drop, "noise": noise, "limit": limit,
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in"}
-    return _verdict(decide(limit - drop, noise), limit - drop, ev,
-                    {"setting": source, "epsilon_label": "0.1", "sigma": 13.06742, "s": 55, "drop": drop},
-                    "the drop is within the seed spread of 3 points")
+    # L276's 2-point gap plus one point of rounding slack: our reading of "very close"
+    return _budget_verdict("eps=0.1", 0.03, 13.06742, 55, "the drop is within the seed spread of 3 points")
 
 
 # --- seed 002 Figs 4-5: utility graph -----------------------------------------------------------
