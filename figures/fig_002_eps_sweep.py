@@ -34,7 +34,7 @@ def main(argv=None) -> None:
         common.plot_curves(ax, printed, title=f"{model}: Table 6 (eps, sigma) as printed")
         if not args.quick:
             common.plot_curves(axes2[models.index(model)], {k: v for k, v in res.items() if "calibrated" in k or k == "non-DP"},
-                               title=f"{model}: sigma calibrated to the printed eps by our accountant")
+                               title=f"{model}: sigma calibrated to printed eps")
         summ = common.final_summary(res)
         ours.append(f"{model}: final accuracy " + ", ".join(f"{k} {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()))
         if not args.quick:
