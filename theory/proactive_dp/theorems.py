@@ -195,7 +195,10 @@ def _guarantee_verdict(rows: list, where: str) -> Verdict:
                        evidence={"points": len(rows), "bad": bad_hyp[0]})
     worst = max(rows, key=lambda r: r["ratio"])
     status = "holds" if worst["ratio"] <= 1 else "refuted"
-    return Verdict(status, "numeric", margin=1 - worst["ratio"],
+    # certificates at finitely many grid points of a "for all" statement: a holds is sampled evidence
+    # (a refutation would rest on one certified point, i.e. numeric).
+    kind = "sampled" if status == "holds" else "numeric"
+    return Verdict(status, kind, margin=1 - worst["ratio"],
                    evidence={"points": len(rows), "where": where, "worst_ratio_eps_upper_over_eps": worst,
                              "accountant": "certified_epsilon: numerics.pld.epsilon_pld upper bound (rel_width "
                                            f"{THEOREM_PLD_REL_WIDTH}), numerics.conversions.epsilon_rdp where the PLD grid "
