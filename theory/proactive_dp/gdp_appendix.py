@@ -181,7 +181,9 @@ def check_clt_exact() -> Verdict:
         c = certified_epsilon(n=r.n, k_total=int(round(r.k * r.n)), s=s, sigma=r.sigma, delta=r.delta)
         clt_u = epsilon_clt_65(q=s / r.n, steps=c["rounds"], sigma=r.sigma, delta=r.delta)
         clt_p = float(epsilon_gdp(r.delta, mu_clt_poisson(s / r.n, r.sigma, c["rounds"])))
-        inside = c["epsilon_lower"] <= clt_u <= c["epsilon_upper"]
+        # not exact when neither CLT form (uniform (65) as printed, or its Poisson variant, the sampling
+        # the analysis assumes, footnote 5 L182) lands in the certified bracket: the gap is not a sampling mismatch
+        inside = any(c["epsilon_lower"] <= e <= c["epsilon_upper"] for e in (clt_u, clt_p))
         rows.append({"table": t, "s": s, **c, "sigma": r.sigma, "delta": r.delta, "epsilon_clt_uniform": clt_u,
                      "epsilon_clt_poisson": clt_p, "clt_inside_certified": inside,
                      "rel_gap": (clt_u - c["epsilon_upper"]) / c["epsilon_upper"]})
