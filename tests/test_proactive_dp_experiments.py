@@ -51,3 +51,16 @@ def test_table8_label_counterexample_recomputed():
     ce = get("002.table-8.epsilon-labels").evaluate().counterexample
     eps = 2 * math.log(1 / float(ce["delta"])) / float(ce["sigma"]) ** 2
     assert abs(eps - float(ce["printed"])) > 0.2
+
+
+@pytest.mark.parametrize("cid", ["002.table-6.epsilon-labels", "002.table-7.epsilon-labels"])
+def test_budget_label_counterexample_beyond_sigma_rounding(cid):
+    # the label (a budget such as "0.1") is not the epsilon of its sigma: the gap exceeds what the rounding of
+    # the printed sigma (half a unit of its 5th decimal, d eps/d sigma = 2 eps/sigma) can explain, by both rules
+    ce = get(cid).evaluate().counterexample
+    sigma, delta, label = float(ce["sigma"]), float(ce["delta"]), float(ce["printed"])
+    eps_ln = 2 * math.log(1 / delta) / sigma ** 2
+    eps_35 = 2 * math.log(1 / delta) / (sigma ** 2 - 2)
+    sigma_rounding = 0.5e-5
+    assert abs(eps_ln - label) > 2 * eps_ln / sigma * sigma_rounding * 10
+    assert abs(eps_35 - label) > 2 * eps_35 * sigma / (sigma ** 2 - 2) * sigma_rounding * 10
