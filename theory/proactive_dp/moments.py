@@ -174,8 +174,11 @@ def check_constant_sigma_relations() -> Verdict:
         if not all(rel.values()):
             bad.append({"n": n, "sizes": sizes, "sigma": str(sigma), "relations": rel})
     ok = not bad
-    return Verdict("holds" if ok else "refuted", "exact", margin=0.0,
-                   evidence={"sequences": n_seq, "arithmetic": "fractions.Fraction, rational sigma",
+    # exact arithmetic, but on finitely many sampled sequences of a for-all identity: sampled evidence
+    return Verdict("holds" if ok else "refuted", "sampled", margin=0.0,
+                   evidence={"points": n_seq, "where": "the exact sequences of sample_sequences() "
+                             "(constant/increasing/random), one rational sigma each",
+                             "sequences": n_seq, "arithmetic": "fractions.Fraction, rational sigma",
                              "note": "each relation is termwise (a constant factor sigma^j leaves the sum)"},
                    counterexample=bad[0] if bad else None)
 
