@@ -184,9 +184,10 @@ def fixed_point() -> Verdict:
                 rows.append({"sigma": s, "p": q, "r0": float(x0), "iterations": its,
                              "u0": float(pv.u0(x0, s)), "u1": float(pv.u1(x0, s))})
     ok = worst < mpmath.mpf(10) ** (-(MP_DPS // 2)) and all(r["u0"] < 1 and r["u1"] < 1 for r in rows)
-    ev = {"max_relative_residual": float(worst), "rows": rows}
+    ev = {"max_relative_residual": float(worst), "rows": rows, "points": len(rows),
+          "where": {"sigma": list(_SIGMA_GRID), "p": list(_P_GRID)}}
     if ok:
-        return Verdict("holds", "numeric", float(worst), ev)
+        return Verdict("holds", "sampled", float(worst), ev)  # a (sigma, p) grid: sampled
     return Verdict("refuted", "numeric", float(worst), ev, counterexample=rows[0])
 
 

@@ -97,12 +97,12 @@ def ineq_5() -> Verdict:
                 worst, where = slack, {"instance": "C.2.2", "m": m, "d": d, "i": i}
             if s[i] > 3 * s[i - 1]:
                 return Verdict("refuted", "numeric", counterexample={"m": m, "d": d, "i": i, "s": [s[i - 1], s[i]]})
-    evidence = {"cases": cases, "min_slack_at": where,
+    evidence = {"cases": cases, "points": cases, "min_slack_at": where,
                 "note": "integers compared in exact arithmetic; the gamma = 1 terms are exact, the C.2.2 terms are "
                         "ceilings of logarithms evaluated at MP_DPS digits (hence numeric evidence)"}
     if worst < 0:
         return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
-    return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
+    return Verdict("holds", "sampled", margin=float(worst), evidence=evidence)  # (m, d) grid: sampled
 
 
 @claim(id="000.lemma-B4.a1-range", seed="000", lines="L518-L522",
@@ -146,7 +146,7 @@ def a1_covers_proof() -> Verdict:
                 "argument": "(1+u)^e >= 1+u^e for e >= 1 (g <= 2); for e < 1 both are <= 3", "min_slack_at": where}
     if worst < 0:
         return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
-    return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
+    return Verdict("holds", "sampled", margin=float(worst), evidence=evidence)  # (m, g) grid: sampled
 
 
 def _ebar_chain_min_slack(s: Sequence[int], m: int) -> dict:
@@ -181,8 +181,9 @@ def c22_lemma_b4_hypotheses(rounds: int = C22_ROUNDS) -> Verdict:
         rows.append(row)
         if not (ratio <= 2 and row["s0 <= 3 M0"] and row["s0 - 1 <= E0"] and row["E0 >= s0"] and min(chain_min.values()) >= 0):
             return Verdict("refuted", "numeric", evidence={"rows": rows}, counterexample=row)
-    return Verdict("holds", "numeric", margin=2 - worst_ratio,
-                   evidence={"rows": rows, "rounds": rounds, "2L alpha/mu": 0,
+    return Verdict("holds", "sampled", margin=2 - worst_ratio,
+                   evidence={"rows": rows, "points": len(rows), "where": "(m, d) in C22_CASES, every round < rounds",
+                             "rounds": rounds, "2L alpha/mu": 0,
                              "note": "L746's argument for s0 <= 3 M0 drops the 1/ln((m+1)/(2(d+1))) factor; the inequality holds anyway here"})
 
 
@@ -197,12 +198,13 @@ def alpha_range(rounds: int = C22_ROUNDS) -> Verdict:
         lo, hi = alpha_extremes(s, E, a0=A0_C22)
         rows.append({"m": m, "d": d, "min alpha": lo, "max alpha": hi})
     lo, hi = min(r["min alpha"] for r in rows), max(r["max alpha"] for r in rows)
-    evidence = {"rows": rows, "rounds": rounds, "a1_printed": A1_C22_PRINTED,
+    evidence = {"rows": rows, "points": len(rows), "where": "(m, d) in C22_CASES, every round < rounds",
+                "rounds": rounds, "a1_printed": A1_C22_PRINTED,
                 "note": "alpha_t never exceeds about 13, so the 36^2 in the rate constant is loose"}
     # alpha_t = a_0 exactly at each round's first iteration; float64 division may land an ulp below
     if lo < A0_C22 * (1 - 8 * sys.float_info.epsilon) or hi > a1:
         return Verdict("refuted", "numeric", evidence=evidence, counterexample=rows[0])
-    return Verdict("holds", "numeric", margin=a1 - hi, evidence=evidence)
+    return Verdict("holds", "sampled", margin=a1 - hi, evidence=evidence)
 
 
 @claim(id="000.thm-2.2.eta-closed-form", seed="000", lines="L748-L750, L766-L768",
@@ -232,13 +234,14 @@ def orders(rounds: int = 20000) -> Verdict:
     s_ratio = [float(s[i] * math.log(i) / i) for i in idx]
     eta_ratio = [float(eta[i] * i ** 2 / math.log(i)) for i in idx]
     limit_s = 1 / (16 * (d + 1) ** 2)
-    evidence = {"m": m, "d": d, "i": idx.tolist(), "s_i ln i / i": s_ratio, "limit 1/(16(d+1)^2)": limit_s,
+    evidence = {"m": m, "d": d, "i": idx.tolist(), "points": len(idx), "s_i ln i / i": s_ratio, "limit 1/(16(d+1)^2)": limit_s,
                 "eta_i i^2 / ln i (mu = 1)": eta_ratio,
                 "expected limit of eta_i i^2/ln i": 12 * 32 * (d + 1) ** 2}
     bounded = max(eta_ratio) < 2 * 12 * 32 * (d + 1) ** 2 and all(abs(r / limit_s - 1) < 0.2 for r in s_ratio)
     if not bounded:
         return Verdict("refuted", "numeric", evidence=evidence, counterexample={"i": int(idx[-1])})
-    return Verdict("holds", "numeric", margin=float(1 - max(abs(r / limit_s - 1) for r in s_ratio)), evidence=evidence)
+    # an order statement checked at four rounds: sampled
+    return Verdict("holds", "sampled", margin=float(1 - max(abs(r / limit_s - 1) for r in s_ratio)), evidence=evidence)
 
 
 @claim(id="000.C2.sqrt-bound", seed="000", lines="L721-L727",
@@ -278,7 +281,7 @@ def sqrt_bound() -> Verdict:
     # the first and third steps are equalities at t = e^2 and t = M0; allow for MP_DPS-digit rounding there
     if worst < 0 or min(step_slack.values()) < -mpmath.mpf(10) ** -(MP_DPS // 2):
         return Verdict("refuted", "numeric", margin=float(worst), evidence=evidence, counterexample=where)
-    return Verdict("holds", "numeric", margin=float(worst), evidence=evidence)
+    return Verdict("holds", "sampled", margin=float(worst), evidence=evidence)  # (m, t) grid: sampled
 
 
 def rate_factor(t, m: int, M1: float):
