@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -90,17 +92,14 @@ for check in (cx.check_inversion, cx.check_branch_41, cx.check_sigma_l922, cx.ch
 # ## 3. γ (L938–1032)
 #
 # γ is the smallest solution of (55) with $\bar\alpha=\epsilon N/(\gamma K)$; `theory.proactive_dp.gamma`
-# (helper "s002-numbers") implements it and checks every printed version of the formula.
+# implements it and checks every printed version of the formula.
 
 # %%
-try:
-    from theory.proactive_dp import gamma as gm
+from theory.proactive_dp import gamma as gm
 
-    eps9 = 2 * math.log(10_000) / (sigma3**2 - 2)  # D.4 step 1 = (6) at delta = 1/N
-    print(f"Table 9 setting: eps = {eps9:.5f}, gamma(f(2)) = {gm.gamma_rhs(eps9 / (2 * 5), sigma3):.5f}, "
-          f"smallest solution = {gm.gamma_min(eps9 / 5, sigma3):.5f}")
-except ImportError:
-    print("theory.proactive_dp.gamma has not landed yet")
+eps9 = 2 * math.log(10_000) / (sigma3**2 - 2)  # D.4 step 1 = (6) at delta = 1/N
+print(f"Table 9 setting: eps = {eps9:.5f}, gamma(f(2)) = {gm.gamma_rhs(eps9 / (2 * 5), sigma3):.5f}, "
+      f"smallest solution = {gm.gamma_min(eps9 / 5, sigma3):.5f}")
 
 # %% [markdown]
 # ## 4. Theorem 3.1 (L130–150)
@@ -123,19 +122,16 @@ for check in (theorems.check_sigma_form_abstract, theorems.check_thm31_guarantee
 # %% [markdown]
 # ## 5. The D.4 calculator and Tables 9–11 (L1561–1622)
 #
-# The calculator (helper "s002-numbers", `theory.proactive_dp.calculators`) regenerates the printed cells;
-# beside them, the exact critical number of rounds from the certified accountant (Theorem 3.2, tightness).
+# The calculator (`theory.proactive_dp.calculators`) regenerates the printed cells; beside them, the exact
+# critical number of rounds from the certified accountant (Theorem 3.2, tightness).
 
 # %%
-try:
-    from theory.proactive_dp.calculators import compare_table_9_11
+from theory.proactive_dp.calculators import compare_table_9_11
 
-    for table in (9, 10, 11):
-        rows = compare_table_9_11(table)
-        agree = sum(r["agrees"] for r in rows)
-        print(f"Table {table}: {agree}/{len(rows)} printed cells reproduced")
-except ImportError as exc:
-    print(f"calculators not available: {exc}")
+for table in (9, 10, 11):
+    rows = compare_table_9_11(table)
+    agree = sum(r["agrees"] for r in rows)
+    print(f"Table {table}: {agree}/{len(rows)} printed cells reproduced")
 
 # %%
 v = theorems.check_factor_2gamma_tables()
