@@ -58,8 +58,7 @@ def main(argv=None) -> None:
         ax.fill_between(T, [r["epsilon_lower"] for r in rows], [r["epsilon_upper"] for r in rows], color="C0",
                         alpha=0.4, label="certified [lower, upper] (PLD)")
         ax.plot(T, [r["epsilon_upper"] for r in rows], color="C0", lw=1)
-        if all(r["epsilon_clt"] is not None for r in rows):
-            ax.plot(T, [r["epsilon_clt"] for r in rows], "--", color="C1", label="CLT (65) (paper's f-DP)")
+        ax.plot(T, [r["epsilon_clt"] for r in rows], "--", color="C1", label="CLT (65) (paper's f-DP)")
         ax.axhline(d4.epsilon, color="C3", label="paper's epsilon_target (D.4)")
         ax.axvline(d4.t_min, color="k", ls=":", label="T_min")
         ax.axvline(d4.t_min_asym, color="grey", ls="-.", label="T_min,asym")

@@ -476,16 +476,13 @@ def check_l1598() -> Verdict:
 @versioned("1")
 def privacy_curve_point(*, table: int, rounds: int) -> dict:
     r"""Epsilon of Table ``table``'s setting ($\sigma$, $N$, $k$, $\delta=1/N$) run as ``rounds`` rounds at fixed
-    $K=kN$ ($q=k/T$): certified PLD lower/upper and the CLT estimate (65) (None without numerics.gdp)."""
+    $K=kN$ ($q=k/T$): certified PLD lower/upper and the CLT estimate (65)."""
+    from theory.proactive_dp.gdp_appendix import epsilon_clt_65
+
     inp = CALCULATOR_TABLES[table]["inputs"]
     n, k, sigma = inp["n"], float(inp["k"]), float(inp["sigma"])
     lo, up = _eps_at_rounds(n, k, sigma, 1.0 / n, int(rounds))
-    try:
-        from theory.proactive_dp.gdp_appendix import epsilon_clt_65
-
-        clt = epsilon_clt_65(q=min(1.0, k / rounds), steps=rounds, sigma=sigma, delta=1.0 / n)
-    except ImportError:
-        clt = None
+    clt = epsilon_clt_65(q=min(1.0, k / rounds), steps=rounds, sigma=sigma, delta=1.0 / n)
     return {"table": table, "rounds": int(rounds), "q": min(1.0, k / rounds), "epsilon_lower": lo,
             "epsilon_upper": up, "epsilon_clt": clt}
 
