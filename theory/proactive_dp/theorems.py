@@ -513,7 +513,7 @@ def check_factor_4() -> Verdict:
     return Verdict("holds", "numeric", margin=4 - worst["abstract_bound_2k2_over_eps_over_t_crit"], evidence=ev)
 
 
-@claim(id="002.thm-3.2.factor-2gamma-tables", seed="002", lines="L170-172, L1276",
+@claim(id="002.thm-3.2.factor-2gamma-tables", seed="002", lines="L170-172, L1276, L1598",
        statement="In the paper's settings (Tables 9-11) condition (8) cannot be relaxed by more than a factor 2 gamma "
                  "(i.e. T_min/T_crit <= 2 gamma).",
        recorded="refuted")
