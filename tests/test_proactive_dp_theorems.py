@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from numerics.pld import epsilon_pld
 from numerics.schedule import Schedule
+from theory.ledger import get
 from theory.proactive_dp import theorems as th
 from theory.proactive_dp.calculators import sigma_eq6
 
@@ -91,3 +92,14 @@ def test_thm31_guarantee_dense_grid():
     rows = sweep(th.thm31_point, pts)
     assert all(r["hypotheses_hold"] for r in rows)
     assert max(r["ratio"] for r in rows) <= 1
+
+
+def test_c3_k_condition_counterexample_recomputed():
+    c = get("002.appC.C3-k-condition")
+    v = c.evaluate()
+    assert v.status == c.recorded
+    ce = v.counterexample
+    eps, L, gt, k = ce["epsilon"], math.log(1 / ce["delta"]), ce["gamma_theta"], ce["k"]
+    assert k >= math.sqrt(2 * eps * L) * math.e / gt                 # C.3's printed condition (L1294) holds
+    assert k < math.sqrt(2 * eps * (eps + L)) * math.e / gt          # the condition of L1096 fails
+

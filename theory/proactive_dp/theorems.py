@@ -281,6 +281,36 @@ def check_eq63_eq8() -> Verdict:
                    counterexample=None if ok else {"same": same, "inv": inv})
 
 
+def k_lower_bound(*, epsilon, delta, gamma_theta, form: str = "L1096") -> float:
+    r"""Lower bound on $k$ from (32)-(33) with (62): $\sqrt{2\epsilon(\epsilon+\ln(1/\delta))}\,e/(\gamma\theta)$ (L1096),
+    or the form printed in C.3's sets $\mathcal H$, $\mathcal G$ (L1294, L1304): $\sqrt{2\epsilon\ln(1/\delta)}\,e/(\gamma\theta)$."""
+    eps, L_ = check_epsilon(epsilon), math.log(1 / check_delta(delta))
+    inner = eps + L_ if form == "L1096" else L_
+    return math.sqrt(2 * eps * inner) * math.e / gamma_theta
+
+
+@claim(id="002.appC.C3-k-condition", seed="002", lines="L1096, L1294, L1304",
+       statement="The k-condition in C.3's sets H and G, k >= sqrt(2 eps ln(1/delta)) e/(gamma theta), is Theorem "
+                 "3.1's k >= sqrt(2 eps (eps + ln(1/delta))) e/(gamma theta) (L1096).",
+       recorded="refuted")
+def check_c3_k_condition() -> Verdict:
+    gt = sp.symbols("G", positive=True)  # gamma theta
+    l1096 = sp.sqrt(2 * EPS * (EPS + L)) * sp.E / gt
+    l1294 = sp.sqrt(2 * EPS * L) * sp.E / gt
+    diff = sp.simplify(l1096 ** 2 - l1294 ** 2)  # = 2 e^2 eps^2 / G^2 > 0: the printed bound is weaker
+    pt = {"epsilon": 0.45, "delta": 1e-4, "gamma_theta": 2.0}
+    k96, k294 = k_lower_bound(**pt), k_lower_bound(**pt, form="L1294")
+    ev = {"L1096_squared_minus_L1294_squared": str(diff),
+          "at": pt, "k_min_L1096": k96, "k_min_L1294": k294,
+          "consequence": "H(sigma, T) as printed admits k between the two bounds, where Theorem 3.1's derivation "
+                         "(L1092-1102) does not apply (its (7) implies both forms)"}
+    if diff == 0:
+        return Verdict("holds", "symbolic", margin=0.0, evidence=ev)
+    k = (k96 + k294) / 2
+    return Verdict("refuted", "symbolic", margin=k96 - k294, evidence=ev,
+                   counterexample={**pt, "k": k, "meets_L1294": k >= k294, "meets_L1096": k >= k96})
+
+
 # --- Theorem B.4 ------------------------------------------------------------------------------------
 
 def thm_b4_hypotheses(*, n, epsilon, delta, k, theta, rounds, sigma) -> dict:
