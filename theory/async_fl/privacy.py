@@ -674,7 +674,7 @@ def thm32_condition_24() -> Verdict:
     return Verdict("holds", "symbolic", 0.37 - c, ev) if ok else Verdict("refuted", "symbolic", 0.37 - c, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.case1-simplification", seed="000", lines="L1100-1102, L1346-1352, L1438-1440",
+@claim(id="000.thm-3.2.case1-simplification", seed="000", lines="L1101-1103, L1346-1356, L1404",
        statement="In case 1, sqrt(2 rho_hat c1 S2_hat T ln(1/delta))/epsilon with the upper bounds on T, S2_hat, c1 equals sqrt(2 ln(1/delta)/epsilon)(1+gamma)^(2+3p)/sqrt(1-alpha).",
        recorded="holds")
 def thm32_case1() -> Verdict:
@@ -720,7 +720,7 @@ def thm32_case2() -> Verdict:
     return Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.case2-c0", seed="000", lines="L1386-1392",
+@claim(id="000.thm-3.2.case2-c0", seed="000", lines="L1414-1420",
        statement="If c1 <= 1/(r rho) then c0 = (sqrt(2 r rho c1 + 1) - 1)/(r rho c1) satisfies 1/2 <= 1 - r rho c1/2 <= c0 <= 1.",
        recorded="holds")
 def thm32_case2_c0() -> Verdict:

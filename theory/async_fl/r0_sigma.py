@@ -203,7 +203,7 @@ def _b_symbolic_at_target():
     return diff_log, a_ratio
 
 
-@claim(id="000.r0.closed-forms", seed="000", lines="L1094-1095, L1300-1316",
+@claim(id="000.r0.closed-forms", seed="000", lines="L1092-1093, L1302-1316",
        statement="With r equal to the target of (24), B = (1/(1+p))((sqrt3-1)(2p+1)/2)^((1+p)/(1+2p)) and A = B(1+gamma)^((3+4p)(1+p)/(1+2p)).",
        recorded="holds")
 def closed_forms() -> Verdict:
@@ -220,7 +220,7 @@ def closed_forms() -> Verdict:
     return Verdict("refuted", "symbolic", worst, ev, counterexample={"log_ratio_B": str(diff_b)})
 
 
-@claim(id="000.r0.closed-forms-gamma", seed="000", lines="L196-198, L1094-1095, L1324-1326",
+@claim(id="000.r0.closed-forms-gamma", seed="000", lines="L196-198, L1092-1093, L1328-1330",
        statement="For r0 = r0(sigma) (a function of sigma only) B equals its closed form independently of gamma = m/T and A = B(1+gamma)^((3+4p)(1+p)/(1+2p)).",
        recorded="refuted")
 def closed_forms_gamma() -> Verdict:
@@ -242,7 +242,7 @@ def closed_forms_gamma() -> Verdict:
 _P_SYMBOLIC = (0, sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(3, 4), 1, 2)
 
 
-@claim(id="000.r0.limit", seed="000", lines="L1290-1296, L1312, L1418",
+@claim(id="000.r0.limit", seed="000", lines="L1296-1300, L1310-1312, L1408-1412",
        statement="As r0 -> 0, B -> (p+1/2)^((1+p)/(1+2p))/(p+1) independently of gamma, and the closed form at r0(sigma) is this limit times (sqrt3-1)^((1+p)/(1+2p)) in [0.73, 0.81] for 0<=p<=1.",
        recorded="holds")
 def limit() -> Verdict:
