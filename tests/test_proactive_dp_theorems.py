@@ -103,3 +103,15 @@ def test_c3_k_condition_counterexample_recomputed():
     assert k >= math.sqrt(2 * eps * L) * math.e / gt                 # C.3's printed condition (L1294) holds
     assert k < math.sqrt(2 * eps * (eps + L)) * math.e / gt          # the condition of L1096 fails
 
+
+
+@settings(max_examples=4)
+@given(n=st.sampled_from([10_000, 100_000, 10 ** 7]), eps=st.floats(0.5, 2.0), k=st.floats(3.0, 20.0))
+def test_thm_b4_guarantee_random_points(n, eps, k):
+    # Theorem B.4 (L834-856) beyond eps >= 0.5, at random points: theta = 1, sigma at equality in (35),
+    # T the fewest rounds meeting (32) and (34); (33) is checked, not assumed
+    from hypothesis import assume
+
+    r = th.thm_b4_point(n=n, epsilon=eps, k=k)
+    assume(r["hypotheses_hold"])
+    assert r["epsilon_upper"] <= eps
