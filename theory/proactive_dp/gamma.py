@@ -181,17 +181,20 @@ def check_h_equivalence() -> Verdict:
     # (53) with u = sqrt(alpha_bar): sigma u^2 + 2 e u - sigma < 0; its positive root is sqrt(h(sigma)).
     roots = sp.solve(sp.Eq(SIG * U**2 + 2 * E * U - SIG, 0), U)
     root_ok = len(roots) == 1 and sp.simplify(roots[0] - (sp.sqrt(1 + (E / SIG)**2) - E / SIG)) == 0
-    below_one = sp.simplify((sp.sqrt(1 + (E / SIG)**2) - E / SIG) - 1)  # negative: h < 1, so (52) follows
-    h_lt_1 = all(float(below_one.subs(SIG, s)) < 0 for s in (0.1, 1, 10, 1e3))
+    # h < 1, so (52) follows: with a = e/sigma > 0, sqrt(1+a^2) - a < 1 <=> 1 + a^2 < (1+a)^2 <=> 2a > 0
+    a = sp.symbols("a", positive=True)
+    h_lt_1 = bool(sp.simplify((1 + a)**2 - (1 + a**2) - 2 * a) == 0 and (2 * a).is_positive)
     # at the boundary alpha_bar = h(sigma) the denominator of (53)/(55) vanishes: (54) must be strict.
     s0 = 19.29962
-    den_at_h = float((SIG * (1 - A) - 2 * E * sp.sqrt(A)).subs({SIG: s0, A: h(s0)}))
+    s0_exact = sp.Rational(str(s0))
+    h_exact = (sp.sqrt(1 + (E / s0_exact)**2) - E / s0_exact)**2
+    den_at_h = float((SIG * (1 - A) - 2 * E * sp.sqrt(A)).subs({SIG: s0_exact, A: h_exact}).evalf(MP_DPS))
     status = "holds-with-correction" if root_ok and h_lt_1 else "refuted"
     return Verdict(status, "symbolic", margin=0.0,
                    evidence={"positive_root_is_sqrt_h": bool(root_ok), "h_below_one": h_lt_1,
                              "correction": "(54) must read alpha_bar < h(sigma): at equality (53) fails",
                              "denominator_at_alpha_bar_eq_h": {"sigma": s0, "value": den_at_h}},
-                   counterexample=None if root_ok else {"roots": [str(r) for r in roots]})
+                   counterexample=None if status != "refuted" else {"roots": [str(r) for r in roots], "h_below_one": h_lt_1})
 
 
 def _form_comparison(form: str) -> Verdict:
