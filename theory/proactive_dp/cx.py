@@ -138,7 +138,7 @@ def check_eq42() -> Verdict:
     eq42 = sp.sqrt(2 * (EPS + L) / EPS)
     same = sp.simplify(bound - eq42) == 0
     # sqrt(2(eps+L)/eps) > sqrt(2) > 216/215 for L > 0 (delta < 1)
-    above_sqrt2 = sp.simplify(2 * (EPS + L) / EPS - 2 - 2 * L / EPS) == 0
+    above_sqrt2 = bool(sp.simplify(eq42 ** 2 - 2).is_positive)  # sigma^2 - 2 = 2L/eps > 0 (sympy sign inference)
     sqrt2_gap = float(sp.sqrt(2) - sp.Rational(216, 215))
     ok = same and above_sqrt2 and sqrt2_gap > 0
     return Verdict("holds" if ok else "refuted", "symbolic", margin=sqrt2_gap,
