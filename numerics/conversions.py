@@ -35,20 +35,31 @@ CONVERSIONS = ("improved", "classic")
 _EVALUATED = "integer grid + descent over fractional"
 
 
+def _upper(terms) -> mpmath.mpf:
+    """Sum of ``terms`` plus an absolute bound on its rounding error, so the result is an upper bound.
+
+    rho comes from log A evaluated to ``RDP_CONVERSION_DPS`` digits and the other terms are computed at
+    that precision, so each term is off by at most about 10^(1 - dps) of its magnitude; the sum may
+    cancel (epsilon much smaller than its terms), hence a bound on the *terms'* magnitudes, not the
+    sum's. 10^(2 - dps) leaves a factor 10 spare.
+    """
+    return mpmath.fsum(terms) + mpmath.mpf(10) ** (2 - RDP_CONVERSION_DPS) * mpmath.fsum(abs(t) for t in terms)
+
+
 def _epsilon_at_order(rho, order, log_delta, conversion: str):
     """Upper bound on epsilon at one order (mpf in, mpf out)."""
     a = mpmath.mpf(order)
     if conversion == "classic":
-        return rho - log_delta / (a - 1)
-    return rho + mpmath.log((a - 1) / a) - (log_delta + mpmath.log(a)) / (a - 1)
+        return _upper([rho, -log_delta / (a - 1)])
+    return _upper([rho, mpmath.log((a - 1) / a), -log_delta / (a - 1), -mpmath.log(a) / (a - 1)])
 
 
 def _log_delta_at_order(rho, order, epsilon, conversion: str):
     """Upper bound on log delta at one order: the two formulas above solved for delta."""
     a = mpmath.mpf(order)
     if conversion == "classic":
-        return (a - 1) * (rho - epsilon)
-    return (a - 1) * (rho - epsilon + mpmath.log((a - 1) / a)) - mpmath.log(a)
+        return _upper([(a - 1) * rho, -(a - 1) * epsilon])
+    return _upper([(a - 1) * rho, -(a - 1) * epsilon, (a - 1) * mpmath.log((a - 1) / a), -mpmath.log(a)])
 
 
 def _check_inputs(schedule, orders, conversion) -> list:

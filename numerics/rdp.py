@@ -178,11 +178,14 @@ def alpha_moment(q: float, sigma: float, lam: float, *, dps: int | None = None) 
     return log_a(q, sigma, lam_f + 1.0, dps=dps)
 
 
-def _round_up_float(x: mpmath.mpf) -> float:
-    """The smallest float >= x (x known to far more digits than a double holds)."""
-    f = float(x)
-    if mpmath.mpf(f) < x:
-        f = math.nextafter(f, math.inf)
+def _round_up_float(x: mpmath.mpf, dps: int) -> float:
+    """The smallest float >= x (1 + 10^(2 - dps)): x is known to about ``dps`` digits, so the float is
+    an upper bound on the exact value, not only on x."""
+    with mpmath.workdps(dps + _GUARD_DPS):
+        x = x + abs(x) * mpmath.mpf(10) ** (2 - dps)
+        f = float(x)
+        if mpmath.mpf(f) < x:
+            f = math.nextafter(f, math.inf)
     return f
 
 
@@ -214,5 +217,5 @@ def rdp_epsilon(schedule: Schedule, orders: Iterable[float], *, dps: int | None 
         raise InvalidParameter("orders must contain at least one Renyi order > 1, got none")
     out = np.empty(len(orders))
     for n, order in enumerate(orders):
-        out[n] = _round_up_float(rdp_epsilon_order(schedule, order, dps=dps))
+        out[n] = _round_up_float(rdp_epsilon_order(schedule, order, dps=dps), MP_DPS if dps is None else int(dps))
     return out

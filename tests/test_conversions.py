@@ -142,3 +142,30 @@ def test_rdp_delta_upper_is_never_below_the_certified_pld_lower(schedule, delta)
     epsilon = epsilon_pld(schedule, delta, rel_width=PLD_LOWER_REL_WIDTH).epsilon_lower
     pld = delta_pld(schedule, epsilon, rel_width=PLD_LOWER_REL_WIDTH)
     assert delta_rdp(schedule, epsilon).delta_upper >= pld.delta_lower > 0
+
+
+@pytest.mark.parametrize("conversion", ["improved", "classic"])
+def test_conversion_bounds_the_high_precision_formula(conversion):
+    """The conversion works at numerics.precision.RDP_CONVERSION_DPS digits; its float answer must bound the
+    same formula evaluated at 50 digits from above (epsilon and delta), including at small epsilon where
+    the formula's terms cancel."""
+    import mpmath
+
+    from numerics.rdp import rdp_epsilon_order
+
+    for schedule, delta in ((C1, 1e-5), (Schedule.constant(q=1e-3, sigma=8.0, steps=10), 1e-2),
+                            (Schedule.constant(q=0.2, sigma=0.7, steps=300), 1e-9)):
+        for order in (1.5, 2, 8, 64):
+            with mpmath.workdps(50):
+                rho, a = rdp_epsilon_order(schedule, order, dps=50), mpmath.mpf(order)
+                if conversion == "classic":
+                    exact = rho - mpmath.log(delta) / (a - 1)
+                else:
+                    exact = rho + mpmath.log((a - 1) / a) - (mpmath.log(delta) + mpmath.log(a)) / (a - 1)
+                got = epsilon_rdp(schedule, delta, orders=[order], conversion=conversion).epsilon_upper
+                assert got >= max(exact, 0)
+                eps = max(float(exact), 0.0) / 2
+                log_delta = ((a - 1) * (rho - eps) if conversion == "classic"
+                             else (a - 1) * (rho - eps + mpmath.log((a - 1) / a)) - mpmath.log(a))
+                assert delta_rdp(schedule, eps, orders=[order], conversion=conversion).delta_upper >= \
+                    min(mpmath.exp(log_delta), 1)

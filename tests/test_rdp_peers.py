@@ -62,3 +62,15 @@ def test_epsilon_agrees_on_integer_grid(q, sigma, steps, delta):
     ours = epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), delta, orders=orders)
     assert ours.details["order"] == their_order
     assert math.isclose(ours.epsilon_upper, theirs, rel_tol=PEER_INT_RTOL)
+
+
+@pytest.mark.parametrize("q,sigma,steps,delta", [(0.01, 1.0, 1000, 1e-5), (0.1, 4.0, 1000, 1e-5),
+                                                 (0.2, 0.8, 50, 1e-6)])
+def test_rdp_upper_is_not_below_prv_accountant_lower(q, sigma, steps, delta):
+    """Soundness against a second peer: prv_accountant's lower estimate (its stated eps_error of 0.01 and
+    delta_error of delta/1000 bracket the truth) must not exceed our RDP upper bound."""
+    prv = pytest.importorskip("prv_accountant")
+    accountant = prv.PRVAccountant(prvs=[prv.PoissonSubsampledGaussianMechanism(q, sigma)],
+                                   max_self_compositions=[steps], eps_error=0.01, delta_error=delta / 1000)
+    lower, _, _ = accountant.compute_epsilon(delta=delta, num_self_compositions=[steps])
+    assert epsilon_rdp(Schedule.constant(q=q, sigma=sigma, steps=steps), delta).epsilon_upper >= lower
