@@ -20,7 +20,7 @@ from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_
 from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
 from theory import tail_lemma as tl
-from theory.ledger import Verdict, claim
+from theory.ledger import Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
@@ -236,10 +236,11 @@ def check_sigma_floor() -> Verdict:
     floor = sp.simplify(sigma_sq.subs({L: sp.log(N_), EPS: sp.Rational(1, 2)}) - (2 + 4 * sp.log(N_))) == 0
     mono = sp.diff(sigma_sq, L).is_positive and sp.diff(sigma_sq, EPS).is_negative
     vals = {n: math.sqrt(2 + 4 * math.log(n)) for n in printed}
-    # the paper's lower bounds must not exceed the true floor by more than their rounding
-    agree = {n: abs(vals[n] - float(p)) <= 0.005 + 1e-12 for n, p in printed.items()}
+    # the printed floors are the true floor rounded to their printed digits
+    agree = {n: agrees_with_printed(vals[n], p) for n, p in printed.items()}
     ok = floor and mono and all(agree.values())
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=min(0.005 - abs(vals[n] - float(p)) for n, p in printed.items()),
+    return Verdict("holds" if ok else "refuted", "symbolic",
+                   margin=min(printed_tolerance(p) - abs(vals[n] - float(p)) for n, p in printed.items()),
                    evidence={"floor_identity": floor, "monotone": bool(mono), "computed": vals, "printed": printed},
                    counterexample=None if ok else {"computed": vals, "printed": printed})
 
