@@ -103,6 +103,16 @@ def test_q_max_hypothesis(n, ok):
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_gamma_hypothesis_fails_because_T_is_the_upper_bound(n):
+    # L1069 assumes gamma >= m/T; the examples set gamma = m/T with T from the upper bound of (19), above the real count
+    h = ex.hypotheses(n)
+    t = max(h["rounds_real"], h["rounds_theorem_convention"])
+    assert t < h["T_paper"]
+    assert h["checks"]["gamma_ge_m_over_T"] is False
+    assert h["gamma_used"] < ex.replay(n)["final"]["m"] / t
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_example_claims_compute_recorded_status(n):
     from theory import ledger
     for c in ledger.load_all():
