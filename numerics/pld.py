@@ -41,8 +41,8 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   true lower bound.
 
 Floating point: interval masses are computed in log space with scipy's ``log_ndtr``; the FFT's rounding
-noise is measured (the most negative entry of each composed PMF) and charged to delta as
-noise x number of entries. Bounds are certified up to this estimate of floating-point error, not in
+noise is measured (twice the most negative entry of each composed PMF, at least 1e-16 of its largest)
+and added to (upper) or subtracted from (lower) every composed mass. Bounds are certified up to this estimate of floating-point error, not in
 interval arithmetic.
 """
 from __future__ import annotations
@@ -53,11 +53,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.fft
-from scipy.special import logsumexp
 
 from .errors import InvalidParameter, check_delta, check_epsilon
 from .pld_pairs import MixturePair
-from .precision import PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH
+from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
@@ -175,7 +174,12 @@ def _log_mgf(step: GridPLD, h: float, lam: np.ndarray) -> np.ndarray:
     pos = step.pmf > 0
     x = (step.k0 + np.nonzero(pos)[0]) * h
     log_p = np.log(step.pmf[pos])
-    return np.array([logsumexp(log_p + t * x) for t in lam])
+    out = np.empty(len(lam))
+    for i in range(0, len(lam), 8):  # blocks of 8 rows keep the temporary small
+        e = log_p[None, :] + lam[i:i + 8, None] * x[None, :]
+        top = e.max(axis=1)
+        out[i:i + 8] = top + np.log(np.exp(e - top[:, None]).sum(axis=1))
+    return out
 
 
 def _moments(step: GridPLD, h: float) -> tuple[float, float]:
@@ -190,10 +194,12 @@ def _window(steps, h: float, tail: float) -> tuple[int, int]:
 
     Chernoff: P(S >= A) <= exp(sum_i T_i K_i(lam) - lam A) for every lam > 0 (and the mirror image
     below), with K_i the log-MGF of the grid PMF of step i; the best of a few lam around the Gaussian
-    optimum sqrt(2 log(1/tail)) / sd(S) is used. Any lam gives a valid bound.
+    optimum sqrt(2 log(1/tail)) / sd(S), and far below it, is used. Any lam gives a valid bound.
     """
     var = sum(t * _moments(s, h)[1] for s, t in steps)
-    lam = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300)) * np.geomspace(0.125, 2.0, 13)
+    star = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300))
+    # heavy right tails (small q, small sigma) need much smaller lam than the Gaussian optimum
+    lam = np.geomspace(max(star * 1e-3, 0.05), 2.0 * star, 24) if star > 0.1 else np.geomspace(star / 8, 2 * star, 8)
     up = sum(t * _log_mgf(s, h, lam) for s, t in steps)
     down = sum(t * _log_mgf(s, h, -lam) for s, t in steps)
     hi = np.min((up - math.log(tail)) / lam)
@@ -220,7 +226,9 @@ def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS)
         log_survive += count * math.log1p(-step.inf_mass)
     total = scipy.fft.irfft(np.exp(log_mag) * np.exp(1j * phase), n=n)
     total = np.roll(total, -(lo % n))
-    noise = float(max(-total.min(), 0.0))
+    # rounding noise of the FFT: the most negative entry (true masses are >= 0), at least the
+    # double-precision resolution of the largest entry; doubled as a margin
+    noise = 2.0 * max(float(-total.min()), 1e-16 * float(total.max()))
     return ComposedPLD(lo, total, h, -math.expm1(log_survive), 2.0 * tail, noise)
 
 
@@ -284,21 +292,37 @@ def _pairs(schedule: Schedule, direction: str):
     return [(MixturePair(p.q, p.sigma, direction), p.steps) for p in schedule.phases]
 
 
+def _check_budget(pairs, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS) -> None:
+    """Refuse, before any allocation, a grid whose per-step PMF alone exceeds the point budget."""
+    for pair, _ in pairs:
+        lo, hi = _loss_window(pair, tail)
+        if (hi - lo) / h > max_points:
+            raise AccuracyNotReached(f"one step's PLD needs {(hi - lo) / h:.3g} grid points at step "
+                                     f"h={h:.3g}; the budget is {max_points} (PLD_MAX_GRID_POINTS)")
+
+
 def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float) -> _Bracket:
     pairs = _pairs(schedule, direction)
     per_step_tail = tail / schedule.total_steps
+    _check_budget(pairs, h, per_step_tail)
     upper = [(discretise_pessimistic(pr, h, per_step_tail), t) for pr, t in pairs]
     lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in pairs]
     return _Bracket(compose(upper, h, tail), compose(lower, h, tail))
 
 
 def _upper_pmf(c: ComposedPLD) -> np.ndarray:
-    return np.maximum(c.pmf, 0.0)
+    """Entrywise upper bound on the composed grid masses: computed value plus FFT noise, in [0, 1]."""
+    return np.clip(c.pmf + c.noise, 0.0, 1.0)
+
+
+def _lower_pmf(c: ComposedPLD) -> np.ndarray:
+    """Entrywise lower bound on the composed grid masses: computed value minus FFT noise, >= 0."""
+    return np.maximum(c.pmf - c.noise, 0.0)
 
 
 def _delta_slack(c: ComposedPLD) -> float:
-    """Wrapped mass plus the FFT noise charged on every entry."""
-    return c.wrap_mass + c.noise * len(c.pmf)
+    """Mass that may have wrapped around the FFT window (Chernoff bound, both sides)."""
+    return c.wrap_mass
 
 
 def _eps_upper(c: ComposedPLD, delta: float) -> float:
@@ -306,7 +330,7 @@ def _eps_upper(c: ComposedPLD, delta: float) -> float:
 
 
 def _eps_lower(c: ComposedPLD, delta: float) -> float:
-    return _eps_at(c, c.pmf, delta + _delta_slack(c))
+    return _eps_at(c, _lower_pmf(c), delta + _delta_slack(c))
 
 
 def _delta_upper(c: ComposedPLD, eps: float) -> float:
@@ -314,7 +338,7 @@ def _delta_upper(c: ComposedPLD, eps: float) -> float:
 
 
 def _delta_lower(c: ComposedPLD, eps: float) -> float:
-    return max(_delta_at(c, c.pmf, eps) - _delta_slack(c), 0.0)
+    return max(_delta_at(c, _lower_pmf(c), eps) - _delta_slack(c), 0.0)
 
 
 def _initial_step(schedule: Schedule, rel_width: float, delta: float, eps_guess: float | None = None) -> float:
@@ -336,27 +360,38 @@ def _initial_step(schedule: Schedule, rel_width: float, delta: float, eps_guess:
     return math.sqrt(3.0 * rel_width * s * eps_guess / (0.2 * steps))
 
 
-def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: float):
+def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: float,
+            abs_width: float = 0.0):
     """Refine the grid until max-over-directions (lower, upper) has relative width <= ``rel_width``.
 
     ``bracket_of(direction, h) -> (lower, upper, composed)``. A direction whose certified upper bound is
     already below the best lower bound of another cannot be the worst one and is not refined further
     (its last, coarser bounds stay valid). The connect-the-dots error is second order in h, so the next
-    step is h * sqrt(0.5 * target / width), kept within [h/10, 0.7 h].
+    step is h * sqrt(0.5 * target / width), kept within [h/10, 0.7 h]. A bracket narrower than
+    ``abs_width`` is accepted whatever its relative width.
     """
     h, history, current = h0, [], {}
     active = list(directions)
     for _ in range(max_refinements + 1):
         started = time.perf_counter()
         for d in active:
-            current[d] = bracket_of(d, h)
+            try:
+                current[d] = bracket_of(d, h)
+            except AccuracyNotReached as exc:
+                reached = f"; best relative width reached {history[-1]['relative_width']:.3g}" if history else ""
+                raise AccuracyNotReached(f"relative width {rel_width:.3g} not reachable: {exc}{reached}") from None
         low = max(v[0] for v in current.values())
         up = max(v[1] for v in current.values())
-        width = (up - low) / up if up > 0 else 0.0
+        width = (up - low) / up if up - low > abs_width else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,
                         "directions": list(active), "seconds": time.perf_counter() - started})
         if width <= rel_width:
             return low, up, current, history
+        if len(history) > 1 and width > 0.75 * history[-2]["relative_width"]:
+            raise AccuracyNotReached(
+                f"relative width {rel_width:.3g} not reachable: refining the grid no longer helps "
+                f"(width {history[-2]['relative_width']:.3g} -> {width:.3g} at h={h:.3g}); the floor is "
+                f"floating-point noise of the FFT against a very small delta, or the truncation budget")
         active = [d for d in directions if current[d][1] > low]
         h *= min(max(math.sqrt(0.5 * rel_width / width), 0.1), 0.7)
     raise AccuracyNotReached(f"relative width {width:.3g} > target {rel_width:.3g} after "
@@ -383,7 +418,8 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     r"""Certified bounds on the optimal epsilon at ``delta`` of ``schedule``.
 
     Returns ``EpsilonBounds`` with ``epsilon_lower <= eps(delta) <= epsilon_upper`` and, for add/remove,
-    ``(upper - lower) / upper <= rel_width``: the grid refines itself until the width is met, or
+    ``(upper - lower) / upper <= rel_width`` (or ``upper - lower <= PLD_ABSOLUTE_WIDTH``, for epsilon
+    near 0): the grid refines itself until the width is met, or
     :class:`AccuracyNotReached` says why not. ``details``: grid step ``h``, ``tail`` (mass allowed
     outside the FFT window and per-step truncation, each side; part of delta), per-direction bounds,
     ``refinements`` (history) and ``seconds``.
@@ -396,7 +432,7 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     schedule = _validate_schedule(schedule)
     delta = check_delta(delta)
     rel_width = _check_rel_width(rel_width)
-    tail = delta * rel_width * 1e-3
+    tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
     def bracket_of(direction, h):
@@ -404,7 +440,7 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
         return _eps_lower(b.lower, delta), _eps_upper(b.upper, delta), b
 
     low, up, current, history = _refine(bracket_of, ("remove", "add"), rel_width, max_refinements,
-                                        _initial_step(schedule, rel_width, delta))
+                                        _initial_step(schedule, rel_width, delta), PLD_ABSOLUTE_WIDTH)
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()}}
     if schedule.adjacency == "replace-one":
@@ -498,7 +534,7 @@ def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_
         raise InvalidParameter("alphas must be a non-empty 1-d sequence of numbers in [0, 1]")
     rel_width = _check_rel_width(rel_width)
     delta = check_delta(grid_delta, "grid_delta")
-    tail = delta * rel_width * 1e-3
+    tail = delta * rel_width * 1e-6
 
     def bracket_of(direction, h):
         b = _compose_direction(schedule, direction, h, tail)
@@ -509,5 +545,5 @@ def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_
     lows, ups = [], []
     for _, _, b in current.values():
         lows.append(_beta_from(b.upper, _upper_pmf(b.upper), b.upper.inf_mass + _delta_slack(b.upper), alphas))
-        ups.append(_beta_from(b.lower, b.lower.pmf, -_delta_slack(b.lower), alphas))
+        ups.append(_beta_from(b.lower, _lower_pmf(b.lower), -_delta_slack(b.lower), alphas))
     return np.minimum.reduce(lows), np.minimum.reduce(ups)

@@ -34,3 +34,6 @@ RDP_CONVERSION_DPS = 20
 #: guard digits numerics.rdp adds to the caller's precision for its intermediate sums (and, for
 #: fractional orders, on top of the digits lost to the cancellation in A - 1).
 RDP_GUARD_DPS = 20
+#: absolute width (upper - lower) of epsilon that the PLD accountant accepts whatever the relative width:
+#: for epsilon near 0 a relative width is meaningless.
+PLD_ABSOLUTE_WIDTH = 1e-8

@@ -50,3 +50,8 @@ small_schedules = st.builds(
     st.lists(st.builds(Phase, q=small_q_rates, sigma=moderate_sigmas, steps=st.integers(1, 300)),
              min_size=1, max_size=2),
     st.sampled_from(["add-remove", "replace-one"]))
+
+# numerics.pld: deltas whose certified epsilon the PLD reaches at 1 % width without hitting the FFT's
+# double-precision noise floor (below ~1e-9 the per-entry FFT noise is comparable to delta; the accountant
+# then raises AccuracyNotReached rather than return a wide bracket)
+pld_deltas = st.floats(min_value=1e-8, max_value=0.1, allow_nan=False)
