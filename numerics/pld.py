@@ -99,8 +99,7 @@ def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
     k_lo, k_hi = math.floor(l_lo / h), math.ceil(l_hi / h)
     a = np.arange(k_lo, k_hi + 1) * h
     z = _edges_z(pair, a)
-    log_p = pair.interval_log_masses(z[:-1], z[1:], "P")
-    log_q = pair.interval_log_masses(z[:-1], z[1:], "Q")
+    log_p, log_q = pair.edge_log_masses_pq(z)
     p = np.exp(log_p)
     with np.errstate(invalid="ignore"):
         ell = np.clip(log_p - log_q, a[:-1], a[1:])
@@ -120,7 +119,7 @@ def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
 
 def _interval_atoms(pair: MixturePair, z: np.ndarray):
     """log P and log Q of the intervals (z_i, z_{i+1}]."""
-    return pair.interval_log_masses(z[:-1], z[1:], "P"), pair.interval_log_masses(z[:-1], z[1:], "Q")
+    return pair.edge_log_masses_pq(z)
 
 
 def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
@@ -189,8 +188,8 @@ def _moments(step: GridPLD, h: float) -> tuple[float, float]:
     return mean, float(np.dot(step.pmf, (x - mean) ** 2) / m)
 
 
-def _window(steps, h: float, tail: float) -> tuple[int, int]:
-    """Grid indices [lo, hi] outside which the composed PMF has at most ``tail`` mass on each side.
+def _window_side(steps, h: float, tail: float, sign: int) -> int:
+    """Grid index beyond which (above for sign=+1, below for -1) the composed PMF has mass <= ``tail``.
 
     Chernoff: P(S >= A) <= exp(sum_i T_i K_i(lam) - lam A) for every lam > 0 (and the mirror image
     below), with K_i the log-MGF of the grid PMF of step i; the best of a few lam around the Gaussian
@@ -199,17 +198,24 @@ def _window(steps, h: float, tail: float) -> tuple[int, int]:
     var = sum(t * _moments(s, h)[1] for s, t in steps)
     star = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300))
     # heavy right tails (small q, small sigma) need much smaller lam than the Gaussian optimum
-    lam = np.geomspace(max(star * 1e-3, 0.05), 2.0 * star, 24) if star > 0.1 else np.geomspace(star / 8, 2 * star, 8)
-    up = sum(t * _log_mgf(s, h, lam) for s, t in steps)
-    down = sum(t * _log_mgf(s, h, -lam) for s, t in steps)
-    hi = np.min((up - math.log(tail)) / lam)
-    lo = np.max((math.log(tail) - down) / lam)
-    return math.floor(lo / h), math.ceil(hi / h)
+    lam = np.geomspace(max(star * 1e-3, 0.05), 2.0 * star, 20) if star > 0.1 else np.geomspace(star / 8, 2 * star, 8)
+    k = sum(t * _log_mgf(s, h, sign * lam) for s, t in steps)
+    if sign > 0:
+        return math.ceil(np.min((k - math.log(tail)) / lam) / h)
+    return math.floor(np.max((math.log(tail) - k) / lam) / h)
 
 
-def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS) -> ComposedPLD:
-    """Compose ``steps`` (pairs (GridPLD, count)) by one FFT power per phase on a common window."""
-    lo, hi = _window(steps, h, tail)
+def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS,
+            window: tuple[int, int] | None = None, wrap_mass: float | None = None) -> ComposedPLD:
+    """Compose ``steps`` (pairs (GridPLD, count)) by one FFT power per phase on a common window.
+
+    ``window`` (grid indices) and ``wrap_mass`` (a bound on the composed mass outside it) default to
+    the Chernoff window of these steps with ``tail`` on each side.
+    """
+    if window is None:
+        window = (_window_side(steps, h, tail, -1), _window_side(steps, h, tail, +1))
+        wrap_mass = 2.0 * tail
+    lo, hi = window
     n = scipy.fft.next_fast_len(hi - lo + 1, real=True)
     if n > max_points:
         raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}; "
@@ -229,7 +235,7 @@ def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS)
     # rounding noise of the FFT: the most negative entry (true masses are >= 0), at least the
     # double-precision resolution of the largest entry; doubled as a margin
     noise = 2.0 * max(float(-total.min()), 1e-16 * float(total.max()))
-    return ComposedPLD(lo, total, h, -math.expm1(log_survive), 2.0 * tail, noise)
+    return ComposedPLD(lo, total, h, -math.expm1(log_survive), wrap_mass, noise)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -307,7 +313,15 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     _check_budget(pairs, h, per_step_tail)
     upper = [(discretise_pessimistic(pr, h, per_step_tail), t) for pr, t in pairs]
     lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in pairs]
-    return _Bracket(compose(upper, h, tail), compose(lower, h, tail))
+    # one window for both: the pessimistic losses dominate the optimistic ones step by step (coupling),
+    # so the upper tail is bounded on the pessimistic PMF and the lower tail on the optimistic one; the
+    # other tail of each then also carries the +inf mass (pessimistic) or the dropped mass (optimistic,
+    # at most ``tail`` in total)
+    window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
+    log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
+    wrap = 3.0 * tail - math.expm1(log_survive)
+    return _Bracket(compose(upper, h, tail, window=window, wrap_mass=wrap),
+                    compose(lower, h, tail, window=window, wrap_mass=wrap))
 
 
 def _upper_pmf(c: ComposedPLD) -> np.ndarray:
@@ -367,7 +381,7 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
     ``bracket_of(direction, h) -> (lower, upper, composed)``. A direction whose certified upper bound is
     already below the best lower bound of another cannot be the worst one and is not refined further
     (its last, coarser bounds stay valid). The connect-the-dots error is second order in h, so the next
-    step is h * sqrt(0.5 * target / width), kept within [h/10, 0.7 h]. A bracket narrower than
+    step is h * sqrt(0.8 * target / width), kept within [h/10, 0.7 h]. A bracket narrower than
     ``abs_width`` is accepted whatever its relative width.
     """
     h, history, current = h0, [], {}
@@ -387,13 +401,13 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
                         "directions": list(active), "seconds": time.perf_counter() - started})
         if width <= rel_width:
             return low, up, current, history
-        if len(history) > 1 and width > 0.75 * history[-2]["relative_width"]:
+        if len(history) > 2 and width > 0.9 * history[-3]["relative_width"]:
             raise AccuracyNotReached(
                 f"relative width {rel_width:.3g} not reachable: refining the grid no longer helps "
-                f"(width {history[-2]['relative_width']:.3g} -> {width:.3g} at h={h:.3g}); the floor is "
+                f"(width {history[-3]['relative_width']:.3g} -> {width:.3g} at h={h:.3g}); the floor is "
                 f"floating-point noise of the FFT against a very small delta, or the truncation budget")
         active = [d for d in directions if current[d][1] > low]
-        h *= min(max(math.sqrt(0.5 * rel_width / width), 0.1), 0.7)
+        h *= min(max(math.sqrt(0.8 * rel_width / width), 0.1), 0.7)
     raise AccuracyNotReached(f"relative width {width:.3g} > target {rel_width:.3g} after "
                              f"{max_refinements} refinements (last grid step h={h:.3g}); "
                              f"raise max_refinements or rel_width")

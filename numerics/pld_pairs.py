@@ -102,10 +102,47 @@ class MixturePair:
 
     def interval_log_masses(self, z_lo, z_hi, which: str):
         """log P((z_lo, z_hi]) or log Q((z_lo, z_hi]), elementwise, accurate in both tails."""
-        comps = self.p_components if which == "P" else self.q_components
-        terms = [np.log(w) + _log_gauss_interval((z_lo - m) / self.sigma, (z_hi - m) / self.sigma)
-                 for w, m in comps if w > 0]
-        return np.logaddexp.reduce(terms, axis=0) if len(terms) > 1 else terms[0]
+        return self.interval_log_masses_pq(z_lo, z_hi)[0 if which == "P" else 1]
+
+    def edge_log_masses_pq(self, z):
+        """(log P, log Q) of the consecutive intervals (z_i, z_{i+1}] of sorted edges z."""
+        z = np.asarray(z, dtype=float)
+        per_mean = {m: _log_gauss_between_edges((z - m) / self.sigma)
+                    for _, m in self.p_components + self.q_components}
+
+        def mix(components):
+            terms = [np.log(w) + per_mean[m] for w, m in components if w > 0]
+            return np.logaddexp.reduce(terms, axis=0) if len(terms) > 1 else terms[0]
+        return mix(self.p_components), mix(self.q_components)
+
+    def interval_log_masses_pq(self, z_lo, z_hi):
+        """(log P, log Q) of the intervals (z_lo, z_hi]; each Gaussian component is evaluated once."""
+        per_mean = {m: _log_gauss_interval((z_lo - m) / self.sigma, (z_hi - m) / self.sigma)
+                    for _, m in self.p_components + self.q_components}
+
+        def mix(components):
+            terms = [np.log(w) + per_mean[m] for w, m in components if w > 0]
+            return np.logaddexp.reduce(terms, axis=0) if len(terms) > 1 else terms[0]
+        return mix(self.p_components), mix(self.q_components)
+
+
+def _log_gauss_between_edges(x):
+    r"""log(Phi(x_{i+1}) - Phi(x_i)) for sorted edges x (one log_ndtr per edge, tails accurate).
+
+    ``log_ndtr(-|x|)`` is log Phi(x) left of 0 and log(1 - Phi(x)) right of it; an interval on one side
+    is a difference of two such values taken in log space, the one interval containing 0 directly.
+    """
+    x = np.asarray(x, dtype=float)
+    v = log_ndtr(-np.abs(x))
+    lo, hi = x[:-1], x[1:]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        left = v[1:] + np.log(-np.expm1(v[:-1] - v[1:]))    # both edges <= 0
+        right = v[:-1] + np.log(-np.expm1(v[1:] - v[:-1]))  # both edges > 0
+        out = np.where(lo > 0, right, left)
+        straddle = (lo <= 0) & (hi > 0)
+        if np.any(straddle):
+            out[straddle] = np.log(np.maximum(ndtr(hi[straddle]) - ndtr(lo[straddle]), 0.0))
+    return np.where(hi <= lo, -np.inf, out)
 
 
 def _log_gauss_interval(a, b):
