@@ -207,3 +207,22 @@ def test_tail_13_other_direction_by_quadrature(lam, sigma, r0, frac):
     u0, u1 = tl.tail_u(lam, sigma, r0)
     assert tl.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1)["all"]
     assert _tail_b_quad(lam, q, sigma) <= tl.tail_bound(lam, sigma, q, r0, u0, u1)
+
+
+def test_mixture_moments_survive_extreme_cancellation():
+    """t = 401, sigma = 100: the alternating sum cancels ~560 digits; the moment must come out positive
+    and agree with the q^t-free enclosure of numerics.enclosures (an independent, cancellation-free form)."""
+    from flint import arb, ctx
+
+    from numerics.enclosures import mixture_moments_over_qt
+
+    import mpmath
+
+    m = tl.mixture_moments(401, 1, 100)[401]  # ~7.4e-350: below float range, so compare as balls
+    old, ctx.prec = ctx.prec, 2000
+    try:
+        ball = mixture_moments_over_qt(401, arb(100))[401]
+        assert m > 0
+        assert abs(arb(mpmath.nstr(m, 40)) / ball.mid() - 1) < arb("1e-10")
+    finally:
+        ctx.prec = old

@@ -206,24 +206,39 @@ def mixture_moments(t_max, q, sigma):
     .. math:: M_t = \mathbb E_{\mu_0}[(q(e^{(2z-1)/(2\sigma^2)}-1))^t]
                   = q^t\sum_{j=0}^t\binom tj(-1)^{t-j}e^{(j^2-j)/(2\sigma^2)}.
 
-    The alternating sum cancels badly (terms up to :math:`2^t e^{t^2/(2\sigma^2)}`); it is evaluated with
-    ``MP_DPS`` plus that many guard digits. Returns mpf values at ``MP_DPS``.
+    The alternating sum cancels badly: its terms reach :math:`2^t e^{t^2/(2\sigma^2)}` while the result can
+    be hundreds of orders of magnitude smaller (e.g. :math:`t=401,\sigma=100`), so no guard-digit formula
+    fixed in advance is safe. The sum is evaluated at increasing precision until two successive
+    precisions agree to ``MP_DPS`` digits for every :math:`t`. Returns mpf values at ``MP_DPS``.
     """
     t_max = int(t_max)
     if t_max < 0:
         raise InvalidParameter(f"t_max must be a non-negative integer, got {t_max!r}")
     s, qq = _num(sigma, check_sigma(sigma)), _num(q, check_q(q))
     guard = int(t_max * 0.302 + t_max * t_max / (2 * float(s) ** 2) / 2.302) + 10
-    with mpmath.workdps(MP_DPS + guard):
+    previous = _alternating_moments(t_max, qq, s, MP_DPS + guard)
+    while True:
+        guard *= 2
+        current = _alternating_moments(t_max, qq, s, MP_DPS + guard)
+        with mpmath.workdps(MP_DPS + 5):
+            stable = all(a == b or abs(a - b) <= abs(b) * mpmath.mpf(10) ** (-MP_DPS) for a, b in zip(previous, current))
+        if stable:
+            with mpmath.workdps(MP_DPS):
+                return [+m for m in current]
+        previous = current
+
+
+def _alternating_moments(t_max, q, s, dps):
+    """:math:`M_0..M_{t_{max}}` by the alternating binomial sum at ``dps`` digits (see mixture_moments)."""
+    with mpmath.workdps(dps):
         s2 = 2 * s ** 2
         exps = [mpmath.exp(mpmath.mpf(j * j - j) / s2) for j in range(t_max + 1)]
         out, q_pow = [], mpmath.mpf(1)
         for t in range(t_max + 1):
             binoms = [math.comb(t, j) * (-1) ** (t - j) for j in range(t + 1)]
             out.append(q_pow * mpmath.fsum(b * e for b, e in zip(binoms, exps)))
-            q_pow *= qq
-    with mpmath.workdps(MP_DPS):
-        return [+m for m in out]
+            q_pow *= q
+        return out
 
 
 def mixture_moment(t, q, sigma):
