@@ -242,13 +242,23 @@ def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS,
 # from the composed PMF to delta(eps) and eps(delta)
 # --------------------------------------------------------------------------------------------------
 
-def _tail_sums(c: ComposedPLD, pmf: np.ndarray):
-    """For every grid index K: A_K = sum_{j>K} m_j and B_K = sum_{j>K} m_j e^{x_K - x_j}, x_j = j h."""
+def _tail_sums(c: ComposedPLD, pmf: np.ndarray, upper: bool):
+    """For every grid index K: x_K, A_K = sum_{j>K} m_j and D_K = delta(x_K) = A_K - B_K with
+    B_K = sum_{j>K} m_j e^{x_K - x_j}.
+
+    B is accumulated with weights e^{x_top - x_j}, exact while x_top - x_K <= 700; further below (a
+    window wider than 700 nats) D_K is replaced by its bound on the safe side: A_K (>= D_K) for an
+    upper bound on delta, 0 (<= D_K) for a lower bound.
+    """
     x = (c.k0 + np.arange(len(pmf))) * c.h
-    rel = np.minimum(x[-1] - x, 700.0)  # exponent bounded: mass 700 nats below the top is irrelevant
+    rel = x[-1] - x
+    exact = rel <= 700.0
+    rel = np.minimum(rel, 700.0)
     a = np.concatenate([np.cumsum(pmf[::-1])[::-1][1:], [0.0]])
     w = np.concatenate([np.cumsum((pmf * np.exp(rel))[::-1])[::-1][1:], [0.0]])
-    return x, a, w * np.exp(-rel)
+    b = w * np.exp(-rel)
+    d = np.where(exact, a - b, a if upper else 0.0)
+    return x, a, b, d
 
 
 def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float) -> float:
@@ -257,12 +267,11 @@ def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float) -> float:
     return float(np.sum(pmf[above] * -np.expm1(eps - x[above])))
 
 
-def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float) -> float:
+def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float, upper: bool) -> float:
     """Smallest eps >= 0 with sum_j m_j (1 - e^{eps - x_j})_+ <= delta (inf if never)."""
     if delta <= 0:
         return math.inf
-    x, a, b = _tail_sums(c, pmf)
-    d = a - b  # delta at eps = x_K
+    x, a, b, d = _tail_sums(c, pmf, upper)  # d: delta at eps = x_K
     if d[0] <= delta and x[0] <= 0:
         return 0.0 if _delta_at(c, pmf, 0.0) <= delta else _solve_between(c, pmf, delta, x[0])
     idx = int(np.argmax(d <= delta))  # first grid point where delta(x_K) <= target
@@ -270,12 +279,14 @@ def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float) -> float:
         return math.inf
     if idx == 0:
         return max(_solve_between(c, pmf, delta, x[0] - c.h), 0.0)
+    if x[-1] - x[idx - 1] > 700.0:  # B inexact there (only upper bounds reach this): x_K is safe
+        return max(float(x[idx]), 0.0)
     # on (x_{K-1}, x_K] delta(eps) = A - e^eps sum_{j>=K} m_j e^{-x_j}; solve exactly
     a_k, b_k = a[idx - 1], b[idx - 1] * math.exp(-x[idx - 1])
     return max(math.log((a_k - delta) / b_k), 0.0)
 
 
-def _solve_between(c, pmf, delta, eps_hint):
+def _solve_between(c, pmf, delta, eps_hint=None):
     """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
     m, w = pmf.sum(), np.sum(pmf * np.exp(-(x - x[0]))) * math.exp(-x[0])
@@ -340,11 +351,11 @@ def _delta_slack(c: ComposedPLD) -> float:
 
 
 def _eps_upper(c: ComposedPLD, delta: float) -> float:
-    return _eps_at(c, _upper_pmf(c), delta - c.inf_mass - _delta_slack(c))
+    return _eps_at(c, _upper_pmf(c), delta - c.inf_mass - _delta_slack(c), True)
 
 
 def _eps_lower(c: ComposedPLD, delta: float) -> float:
-    return _eps_at(c, _lower_pmf(c), delta + _delta_slack(c))
+    return _eps_at(c, _lower_pmf(c), delta + _delta_slack(c), False)
 
 
 def _delta_upper(c: ComposedPLD, eps: float) -> float:
@@ -514,14 +525,13 @@ def _replace_one_eps(schedule, current, delta, h, tail):
 # the trade-off curve (f-DP) of the exact mechanism
 # --------------------------------------------------------------------------------------------------
 
-def _beta_from(c: ComposedPLD, pmf: np.ndarray, extra: float, alphas: np.ndarray) -> np.ndarray:
+def _beta_from(c: ComposedPLD, pmf: np.ndarray, extra: float, alphas: np.ndarray, upper: bool) -> np.ndarray:
     r"""sup over eps of 1 - delta(eps) - e^eps alpha, for delta(eps) = grid delta + ``extra``.
 
     Between grid points the objective is :math:`1 - A + e^\varepsilon(B - \alpha)`, monotone, so the
     supremum over all real eps is attained at a grid point or as eps -> -inf (value 1 - total mass).
     """
-    x, a, b = _tail_sums(c, pmf)
-    d = a - b
+    x, _, _, d = _tail_sums(c, pmf, upper)
     total = float(pmf.sum()) + extra
     out = np.empty(len(alphas))
     for i, alpha in enumerate(alphas):
@@ -558,6 +568,7 @@ def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_
                                _initial_step(schedule, rel_width, delta))
     lows, ups = [], []
     for _, _, b in current.values():
-        lows.append(_beta_from(b.upper, _upper_pmf(b.upper), b.upper.inf_mass + _delta_slack(b.upper), alphas))
-        ups.append(_beta_from(b.lower, _lower_pmf(b.lower), -_delta_slack(b.lower), alphas))
+        lows.append(_beta_from(b.upper, _upper_pmf(b.upper), b.upper.inf_mass + _delta_slack(b.upper), alphas,
+                               True))
+        ups.append(_beta_from(b.lower, _lower_pmf(b.lower), -_delta_slack(b.lower), alphas, False))
     return np.minimum.reduce(lows), np.minimum.reduce(ups)
