@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from repro.caption_csv import read_csv  # noqa: F401  (re-exported: the reader of write_outputs' CSV)
+
 OUT = Path(__file__).resolve().parent / "out"
 CAPTION_KEYS = ("figure", "paper", "changes", "stated", "ours", "setting")
 
@@ -61,19 +63,6 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None) -
     paths["md"].write_text("\n".join(md) + "\n")
     print(f"[{name}] {cap['ours']}")
     return paths
-
-
-def read_csv(path) -> tuple[dict, list[dict]]:
-    """The caption and the rows of a CSV written by :func:`write_outputs`."""
-    meta, lines = {}, []
-    with open(path) as fh:
-        for line in fh:
-            if line.startswith("# "):
-                k, _, v = line[2:].partition(": ")
-                meta[k] = v.rstrip("\n")
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(lines))
 
 
 def figure_axes(n_panels: int = 1, *, width: float = 5.0):

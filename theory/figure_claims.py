@@ -20,19 +20,28 @@ from pathlib import Path
 import numpy as np
 
 from repro import experiments as E
+from repro.caption_csv import read_csv
 from .ledger import Verdict, claim
 
 OUT = Path(__file__).resolve().parent.parent / "figures" / "out"
 #: smallest effect (accuracy, absolute) we call distinguishable from seed noise
 NOISE_FLOOR = 0.005
+#: the stand-in data of the seed-002 and seed-000 runs on a9a (repro.data)
+A9A = "a9a-shaped synthetic stand-in"
 
 
-def _finals_from_csv(name: str, model: str | None):
+def _full_rows(name: str):
+    """The rows of ``figures/out/<name>.csv`` if it exists and was made at the full setting, else None."""
     path = OUT / f"{name}.csv"
     if not path.exists():
         return None
-    meta, rows = _read_csv(path)
-    if meta.get("setting") != "full":
+    meta, rows = read_csv(path)
+    return rows if meta.get("setting") == "full" else None
+
+
+def _finals_from_csv(name: str, model: str | None):
+    rows = _full_rows(name)
+    if rows is None:
         return None
     last: dict = {}
     for r in rows:
@@ -45,20 +54,6 @@ def _finals_from_csv(name: str, model: str | None):
     for (lab, _), r in sorted(last.items()):
         finals.setdefault(lab, []).append(float(r["test_accuracy"]))
     return finals, f"csv:figures/out/{name}.csv (full setting)"
-
-
-def _read_csv(path):
-    import csv
-
-    meta, lines = {}, []
-    with open(path) as fh:
-        for line in fh:
-            if line.startswith("# "):
-                k, _, v = line[2:].partition(": ")
-                meta[k] = v.rstrip("\n")
-            else:
-                lines.append(line)
-    return meta, list(csv.DictReader(lines))
 
 
 def final_accuracies(name: str, builder, model: str | None = None):
@@ -90,6 +85,18 @@ def _verdict(status, margin, evidence, counterexample, reason_open, kind="sample
 
 def _summ(finals: dict) -> dict:
     return {k: {"mean": float(np.mean(v)), "values": [float(x) for x in v]} for k, v in finals.items()}
+
+
+def _run_evidence(source: str, finals: dict, data: str, **extra) -> dict:
+    """Evidence of a claim decided on final accuracies: source, per-arm summary, ``extra``, seed count."""
+    return {"source": source, "final_accuracy": _summ(finals), **extra,
+            "points": sum(len(v) for v in finals.values()), "data": data}
+
+
+def _worst(per: dict):
+    """The key whose ``(margin, noise)`` is closest to refuted (smallest margin - noise), and that pair."""
+    worst = min(per, key=lambda k: per[k][0] - per[k][1])
+    return worst, *per[worst]
 
 
 # --- seed 000 Fig 3: pure counting --------------------------------------------------------------
@@ -128,8 +135,7 @@ def fig3_linear():
 def fig7_larger_s():
     finals, source = final_accuracies("fig_002_s_sweep", E.s_sweep, "strongly-convex")
     diff, noise = effect(finals["s=26"], finals["s=1"])
-    ev = {"source": source, "final_accuracy": _summ(finals), "diff": diff, "noise": noise,
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in"}
+    ev = _run_evidence(source, finals, A9A, diff=diff, noise=noise)
     return _verdict(decide(diff, noise), diff, ev, {"setting": source, "s": [1, 26]},
                     "the s = 26 vs s = 1 difference is within the seed spread")
 
@@ -156,9 +162,8 @@ def _budget_verdict(label: str, limit: float, printed_sigma: float, s: int, reas
     calibrates to the printed epsilon passes, the statement holds with that correction."""
     finals, source, drop, noise = _eps_drop(label)
     cal = _calibrated_note(finals, label, limit)
-    ev = {"source": source, "final_accuracy": _summ(finals), "drop": drop, "noise": noise, "limit": limit,
-          "with_sigma_calibrated_to_the_printed_epsilon": cal,
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in"}
+    ev = _run_evidence(source, finals, A9A, drop=drop, noise=noise, limit=limit,
+                       with_sigma_calibrated_to_the_printed_epsilon=cal)
     status = decide(limit - drop, noise)
     if status != "holds" and cal.get("status") == "holds":
         ev["correction"] = (f"sigma from exact accounting ({cal['arm']}) instead of the printed {printed_sigma}: "
@@ -189,23 +194,31 @@ def fig11_eps_01():
 # --- seed 002 Figs 4-5: utility graph -----------------------------------------------------------
 
 def _utility_sigmas(model: str = "strongly-convex"):
-    path = OUT / "fig_002_utility.csv"
-    if path.exists():
-        meta, rows = _read_csv(path)
-        if meta.get("setting") == "full":
-            per: dict = {}
-            for r in rows:
-                if r["model"] == model:
-                    per.setdefault((float(r["clip"]), int(r["seed"])), []).append((float(r["sigma"]), float(r["fraction"])))
-            out: dict = {}
-            for (c, _), pts in sorted(per.items()):
-                s, f = zip(*sorted(pts))
-                out.setdefault(c, []).append(E.sigma_at_fraction(s, f))
-            return out, "csv:figures/out/fig_002_utility.csv (full setting)"
+    rows = _full_rows("fig_002_utility")
+    if rows is not None:
+        per: dict = {}
+        for r in rows:
+            if r["model"] == model:
+                per.setdefault((float(r["clip"]), int(r["seed"])), []).append((float(r["sigma"]), float(r["fraction"])))
+        out: dict = {}
+        for (c, _), pts in sorted(per.items()):
+            s, f = zip(*sorted(pts))
+            out.setdefault(c, []).append(E.sigma_at_fraction(s, f))
+        return out, "csv:figures/out/fig_002_utility.csv (full setting)"
     setting = E.utility(quick=True, model=model)
     res = E.run_utility(setting)
     out = {c: [E.sigma_at_fraction(r["sigmas"], r["fraction"][k]) for r in res] for k, c in enumerate(res[0]["clips"])}
     return out, f"quick setting run now ({setting['changes']})"
+
+
+def _sigma_level(sig: dict, clip: float):
+    """Mean over seeds of the sigma at fraction 0.9 for ``clip``, its spread (2 SD, at least 0.25), seeds."""
+    vals = np.asarray(sig[clip])
+    return float(vals.mean()), max(2.0 * float(vals.std(ddof=1)) if len(vals) > 1 else 0.0, 0.25), int(len(vals))
+
+
+def _sigma_table(sig: dict) -> dict:
+    return {str(c): [float(x) for x in v] for c, v in sig.items()}
 
 
 @claim(id="002.fig4.sigma-range-c-0.1", seed="002", lines="L1381",
@@ -214,11 +227,10 @@ def _utility_sigmas(model: str = "strongly-convex"):
        recorded="refuted", figure="figures/out/fig_002_utility.png")
 def fig4_sigma_range():
     sig, source = _utility_sigmas()
-    vals = np.asarray(sig[0.1])
-    m, spread = float(vals.mean()), max(2.0 * float(vals.std(ddof=1)) if len(vals) > 1 else 0.0, 0.25)
+    m, spread, n = _sigma_level(sig, 0.1)
     inside = min(m - 18.0, 22.0 - m)
-    ev = {"source": source, "sigma_at_0.9": {str(c): [float(x) for x in v] for c, v in sig.items()},
-          "noise": spread, "points": int(len(vals)), "data": "a9a-shaped synthetic stand-in; w* from clipped SGD"}
+    ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
+          "noise": spread, "points": n, "data": "a9a-shaped synthetic stand-in; w* from clipped SGD"}
     return _verdict(decide(inside, spread), inside, ev, {"setting": source, "C": 0.1, "sigma_at_0.9": m},
                     "the measured sigma is within the seed spread of the interval's edge")
 
@@ -230,7 +242,7 @@ def fig4_sigma_range():
 def fig4_smaller_c():
     sig, source = _utility_sigmas()
     diff, noise = effect(sig[0.075], sig[0.1])
-    ev = {"source": source, "sigma_at_0.9": {str(c): [float(x) for x in v] for c, v in sig.items()},
+    ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
           "diff": diff, "noise": noise, "points": int(len(sig[0.1]) * len(sig)),
           "note": "the noise is N(0, C^2 sigma^2 I), so the tolerated sigma scales as 1/C by construction"}
     return _verdict(decide(diff, noise), diff, ev, {"setting": source}, "difference within seed spread")
@@ -262,11 +274,10 @@ def fig1a_schemes():
     status = {eta0: min((decide(x, n) for x, n in v.values()), key=("refuted", "open", "holds").index)
               for eta0, v in per.items()}
     margin = min(x for x, _ in per["0.1"].values())
-    ev = {"source": source, "final_accuracy": _summ(finals), "same_margin": SAME_MARGIN,
-          "margin_plus_diff": {e: {c: x for c, (x, _) in v.items()} for e, v in per.items()},
-          "noise": {e: {c: n for c, (_, n) in v.items()} for e, v in per.items()},
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in",
-          "rounds": {"constant": 20, "linear": 9}}
+    ev = _run_evidence(source, finals, A9A, same_margin=SAME_MARGIN,
+                       margin_plus_diff={e: {c: x for c, (x, _) in v.items()} for e, v in per.items()},
+                       noise={e: {c: n for c, (_, n) in v.items()} for e, v in per.items()})
+    ev["rounds"] = {"constant": 20, "linear": 9}
     ev["status_per_eta0"] = status
     if status["0.1"] != "holds" and status["0.01"] == "holds":
         ev["correction"] = (f"eta_0 = 0.01 instead of the paper's 0.1 (at 0.1 the comparison is {status['0.1']}: "
@@ -279,11 +290,8 @@ def fig1a_schemes():
 # --- seed 000 Fig 1b/12: DP with increasing sample sizes -----------------------------------------
 
 def _certified_from_csv(name):
-    path = OUT / f"{name}.csv"
-    if not path.exists():
-        return None
-    meta, rows = _read_csv(path)
-    if meta.get("setting") != "full":
+    rows = _full_rows(name)
+    if rows is None:
         return None
     return {f'{r.get("model", "")}: {r["label"]}': float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
 
@@ -330,12 +338,10 @@ def fig1b_dp():
 def fig4_methods():
     finals, source = final_accuracies("fig_000_4", E.fig000_4, "strongly-convex")
     per = {arm: _non_inferior(finals, arm, "c=0") for arm in ("c=1", "i/ln i")}
-    worst = min(per, key=lambda a: per[a][0] - per[a][1])
-    x, noise = per[worst]
-    ev = {"source": source, "final_accuracy": _summ(finals), "same_margin": SAME_MARGIN,
-          "margin_plus_diff": {a: v[0] for a, v in per.items()}, "noise": noise,
-          "points": sum(len(v) for v in finals.values()), "data": "a9a-shaped synthetic stand-in",
-          "rounds": {k: len(v) for k, v in E.rounds_per_method(20_000).items()}}
+    worst, x, noise = _worst(per)
+    ev = _run_evidence(source, finals, A9A, same_margin=SAME_MARGIN,
+                       margin_plus_diff={a: v[0] for a, v in per.items()}, noise=noise)
+    ev["rounds"] = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
     return _verdict(decide(x, noise), x, ev, {"setting": source, "arm": worst},
                     "the accuracy difference is within the seed spread of the one-point margin")
 
@@ -354,8 +360,7 @@ def fig10_biased():
         per[model] = (SAME_MARGIN - abs(diff), noise)
         sources.append(source)
         summ[model] = _summ(finals)
-    worst = min(per, key=lambda m: per[m][0] - per[m][1])
-    x, noise = per[worst]
+    worst, x, noise = _worst(per)
     ev = {"source": sources[0], "final_accuracy": summ, "same_margin": SAME_MARGIN,
           "margin_minus_abs_diff": {m: v[0] for m, v in per.items()}, "noise": noise,
           "points": sum(len(v) for s in summ.values() for v in s.values()),
@@ -370,9 +375,8 @@ def fig10_biased():
        recorded="refuted", figure="figures/out/fig_002_utility.png")
 def fig6_non_convex():
     sig, source = _utility_sigmas("non-convex")
-    vals = np.asarray(sig[0.025])
-    m, spread = float(vals.mean()), max(2.0 * float(vals.std(ddof=1)) if len(vals) > 1 else 0.0, 0.25)
-    ev = {"source": source, "sigma_at_0.9": {str(c): [float(x) for x in v] for c, v in sig.items()},
-          "noise": spread, "points": int(len(vals)), "data": "scikit-learn digits, 32-unit MLP (stand-in for MNIST/LeNet)"}
+    m, spread, n = _sigma_level(sig, 0.025)
+    ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
+          "noise": spread, "points": n, "data": "scikit-learn digits, 32-unit MLP (stand-in for MNIST/LeNet)"}
     return _verdict(decide(m - 12.0, spread), m - 12.0, ev, {"setting": source, "C": 0.025, "sigma_at_0.9": m},
                     "the measured sigma is within the seed spread of 12")
