@@ -29,6 +29,16 @@ def parse_args(argv, doc: str) -> argparse.Namespace:
     return args
 
 
+def models(quick: bool) -> tuple:
+    """The objectives a figure runs: strongly convex only in the quick setting, plain convex too in the full."""
+    return ("strongly-convex",) if quick else ("strongly-convex", "plain-convex")
+
+
+def run_changes(exp) -> str:
+    """The caption's ``changes``: what the experiment changed for CPU scale, and its seeds."""
+    return exp.changes + f"; seeds {list(exp.seeds)}"
+
+
 def mean_std(values) -> tuple[float, float]:
     """Mean and sample standard deviation (0 for a single value)."""
     v = np.asarray(values, float)
@@ -108,3 +118,13 @@ def certify(results: dict, *, enabled: bool) -> dict:
 def final_summary(results: dict) -> dict:
     """``label -> (mean, std)`` of the final test accuracy over seeds."""
     return {lab: mean_std([r["final_test_accuracy"] for r in rs]) for lab, rs in results.items()}
+
+
+def certified_rows(model: str, curve_rows: list[dict], cert: dict) -> list[dict]:
+    """Curve rows tagged with ``model`` and their arm's certified epsilon bounds (empty when not certified)."""
+    rows = []
+    for r in curve_rows:
+        c = cert[r["label"]] or {}
+        rows.append({"model": model, **r, "epsilon_lower": c.get("epsilon_lower", ""),
+                     "epsilon_upper": c.get("epsilon_upper", "")})
+    return rows

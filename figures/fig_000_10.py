@@ -29,7 +29,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="000 Fig 10 / Fig 2: biased vs unbiased clients",
         paper="000_d613b97385d90362.txt L237-L239, L1947",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}",
+        changes=common.run_changes(exp),
         stated="no significant difference between biased and unbiased data sets (L239, L1953)",
         ours="; ".join(ours), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)

@@ -26,7 +26,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="000 Fig 1a / Figs 6-7: step-size schemes and increasing sample sizes",
         paper="000_d613b97385d90362.txt L226, L232, L1853, L1901-L1913, L1929",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}",
+        changes=common.run_changes(exp),
         stated="constant (eta, s): 20 rounds; diminishing + linearly increasing s: 9 rounds with the same or "
                "better accuracy (L226)",
         ours=", ".join(f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()),

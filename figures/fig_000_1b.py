@@ -17,7 +17,7 @@ NAME = "fig_000_1b"
 
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
-    models = ("strongly-convex",) if args.quick else ("strongly-convex", "plain-convex")
+    models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
     rows, ours = [], []
     for ax, model in zip(axes, models):
@@ -25,10 +25,7 @@ def main(argv=None) -> None:
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
         common.plot_curves(ax, res, title=f"{model}, DP sigma = 8: accuracy vs iterations")
-        for r in E.curve_rows(res):
-            c = cert[r["label"]] or {}
-            rows.append({"model": model, **r, "epsilon_lower": c.get("epsilon_lower", ""),
-                         "epsilon_upper": c.get("epsilon_upper", "")})
+        rows += common.certified_rows(model, E.curve_rows(res), cert)
         ours.append(f"{model}: " + ", ".join(
             f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}"
             + (f", certified epsilon <= {cert[k]['epsilon_upper']:.4g} at delta 5.5e-8" if cert[k] else "")
@@ -36,7 +33,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="000 Fig 1b / Fig 12: DP with increasing vs constant sample sizes",
         paper="000_d613b97385d90362.txt L232-L234, L1963, L1967-L1968",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}" + ("; certified epsilon and the matched-sigma arm in the "
+        changes=common.run_changes(exp) + ("; certified epsilon and the matched-sigma arm in the "
                                                               "full run only" if args.quick else ""),
         stated="with the same (epsilon, delta) = (1, 5.5e-8), diminishing steps with increasing sample sizes "
                "reach better accuracy than constant ones (L234, L1968); L234 writes the sequence as 16 + ceil(1.348 i), "

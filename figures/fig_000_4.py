@@ -16,7 +16,7 @@ NAME = "fig_000_4"
 
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
-    models = ("strongly-convex",) if args.quick else ("strongly-convex", "plain-convex")
+    models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
     rows, ours = [], []
     for ax, model in zip(axes, models):
@@ -30,7 +30,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="000 Figs 4-5: effect of sampling methods",
         paper="000_d613b97385d90362.txt L1876, L1881, L1885-L1893",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}" + ("; quick: 3 of the 6 methods" if args.quick else ""),
+        changes=common.run_changes(exp) + ("; quick: 3 of the 6 methods" if args.quick else ""),
         stated="O(i) with c = 1 and O(i/ln i) need fewer rounds while keeping good accuracy (L1893)",
         ours="; ".join(ours), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)

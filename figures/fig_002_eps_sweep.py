@@ -18,7 +18,7 @@ NAME = "fig_002_eps_sweep"
 
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
-    models = ("strongly-convex",) if args.quick else ("strongly-convex", "plain-convex")
+    models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models) if args.quick else 2 * len(models))
     axes, axes2 = axes[:len(models)], axes[len(models):]
     rows, ours = [], []
@@ -26,10 +26,7 @@ def main(argv=None) -> None:
         exp = E.eps_sweep(quick=args.quick, model=model)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
-        for r in E.curve_rows(res):
-            c = cert[r["label"]] or {}
-            rows.append({"model": model, **r, "epsilon_lower": c.get("epsilon_lower", ""),
-                         "epsilon_upper": c.get("epsilon_upper", "")})
+        rows += common.certified_rows(model, E.curve_rows(res), cert)
         printed = {k: v for k, v in res.items() if "calibrated" not in k}
         common.plot_curves(ax, printed, title=f"{model}: Table 6 (eps, sigma) as printed")
         if not args.quick:
@@ -43,7 +40,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="002 Figs 11-12: accuracy for different privacy budgets and non-DP",
         paper="002_13c470b90c68bab6.txt L1534, L1546; Table 6 L1516-L1524; Table 3 L1404",
-        changes=exp.changes + f"; seeds {list(exp.seeds)}",
+        changes=common.run_changes(exp),
         stated="about 10 % accuracy degradation at epsilon = 0.04945 vs non-DP; epsilon = 0.1 very close to "
                "non-DP (L1496); 86 % / 91 % / 93 % (L276)",
         ours="; ".join(ours), quick=args.quick)
