@@ -121,12 +121,25 @@ def test_bad_input(kwargs, name):
 PLD_LOWER_REL_WIDTH = 0.05
 
 
+def _certified_pld(fn, schedule, value):
+    """The PLD's certified bounds, or reject the example when the PLD cannot certify the width there
+    (tiny epsilon, where a relative width is meaningless; that is the PLD's own test matter, not RDP's)."""
+    from hypothesis import reject
+
+    from numerics.pld import AccuracyNotReached
+
+    try:
+        return fn(schedule, value, rel_width=PLD_LOWER_REL_WIDTH)
+    except AccuracyNotReached:
+        reject()
+
+
 @settings(max_examples=6)
 @given(schedule=small_schedules, delta=deltas)
 def test_rdp_epsilon_upper_is_never_below_the_certified_pld_lower(schedule, delta):
     from numerics.pld import epsilon_pld
 
-    pld = epsilon_pld(schedule, delta, rel_width=PLD_LOWER_REL_WIDTH)
+    pld = _certified_pld(epsilon_pld, schedule, delta)
     rdp = epsilon_rdp(schedule, delta)
     assert rdp.adjacency == pld.adjacency == schedule.adjacency
     assert rdp.epsilon_upper >= pld.epsilon_lower
@@ -139,8 +152,8 @@ def test_rdp_delta_upper_is_never_below_the_certified_pld_lower(schedule, delta)
     neither 0 nor 1 and the comparison has teeth)."""
     from numerics.pld import delta_pld, epsilon_pld
 
-    epsilon = epsilon_pld(schedule, delta, rel_width=PLD_LOWER_REL_WIDTH).epsilon_lower
-    pld = delta_pld(schedule, epsilon, rel_width=PLD_LOWER_REL_WIDTH)
+    epsilon = _certified_pld(epsilon_pld, schedule, delta).epsilon_lower
+    pld = _certified_pld(delta_pld, schedule, epsilon)
     assert delta_rdp(schedule, epsilon).delta_upper >= pld.delta_lower > 0
 
 
