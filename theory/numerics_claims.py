@@ -175,14 +175,15 @@ def b1_counterexample(c1: float, c2: float, delta: float = B1_DELTA, b: float = 
     r"""A point meeting every hypothesis of Theorem B.1 as quoted, for the given constants.
 
     q = 1 (s = N), :math:`a = c_2\sqrt{\ln(1/\delta)}`, :math:`\epsilon = 2a(a+b)`, T the smallest
-    integer with :math:`\epsilon < c_1 T`, sigma the smallest the theorem allows. At q = 1 the T steps
-    compose to exactly the Gaussian mechanism with :math:`\mu = \sqrt T/\sigma` (sensitivity 1), whose
+    integer with :math:`\epsilon < c_1 T`, sigma the smallest the theorem allows (plus one ulp). At q = 1
+    the T steps compose to exactly the Gaussian mechanism with :math:`\mu = \sqrt T/\sigma` (sensitivity 1), whose
     tight delta at eps is (64) (claim 002.appC.gdp-delta-formula).
     """
     a = c2 * math.sqrt(math.log(1.0 / delta))
     epsilon = 2 * a * (a + b)
     steps = math.floor(epsilon / c1) + 1
-    sigma = b1_sigma_min(c2=c2, q=1.0, steps=steps, delta=delta, epsilon=epsilon)
+    # one ulp above the smallest allowed sigma, so the hypothesis holds despite float rounding
+    sigma = math.nextafter(b1_sigma_min(c2=c2, q=1.0, steps=steps, delta=delta, epsilon=epsilon), math.inf)
     mu = math.sqrt(steps) / sigma
     with mpmath.workdps(MP_DPS):
         delta_exact = delta_64(mpmath.mpf(epsilon), mpmath.mpf(mu))
