@@ -117,11 +117,14 @@ def _ratio(rows, target):
     if not peers:
         best = min((r for r in rows[1:] if r["certified"] and r.get("width") is not None),
                    key=lambda r: r["width"], default=None)
-        return ("no peer reached the target width" + (f"; best peer width {best['width']:.2%} "
-                f"({best['method']}, {best['seconds']:.2f} s)" if best else ""))
+        if best is None:
+            return "no peer gave a two-sided bracket"
+        return (f"no peer reached the target width; best peer width {best['width']:.2%} "
+                f"({best['method']}, {best['seconds']:.2f} s); ours {ours['width']:.2%} in "
+                f"{ours['seconds']:.2f} s, time ratio ours / that peer {ours['seconds'] / best['seconds']:.3f}")
     fastest = min(peers, key=lambda r: r["seconds"])
-    return (f"time ratio ours / fastest peer at <= target width ({fastest['method']}): "
-            f"{ours['seconds'] / fastest['seconds']:.3f}")
+    return (f"ours {ours['width']:.2%} in {ours['seconds']:.2f} s; time ratio ours / fastest peer at <= "
+            f"target width ({fastest['method']}, {fastest['width']:.2%}): {ours['seconds'] / fastest['seconds']:.3f}")
 
 
 def _table(rows) -> str:
