@@ -16,7 +16,7 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   that preserve both its P-mass and its Q-mass ("connect the dots", Doroshenko, Ghazi, Kamath, Kumar,
   Manurangsi 2022, Sec. 3). The true pair is then a post-processing of the grid pair, so the grid pair's
   :math:`\delta` is an upper bound at every :math:`\varepsilon` and every number of compositions. The
-  error is of second order in h per step (the mean loss moves by at most :math:`h^2/8`), not first
+  error is of second order in h per step (the mean loss moves up by about :math:`h^2/8` at most), not first
   order as with rounding up, which is what keeps the bound tight at :math:`T = 10^5`.
   Outputs beyond the truncation point go to a loss of :math:`+\infty` (their mass is part of delta);
   those below it are rounded up to the lowest grid point.
@@ -29,9 +29,10 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   :math:`-\infty`), or rounded down.
 * **Composition.** The grid PMFs of all steps are folded modulo N and multiplied in Fourier space
   (``scipy.fft``; the characteristic function raised to the power :math:`T_i`). The window of N points
-  is placed by a Chernoff bound on the composed grid PMF (its log-MGF is computed from the PMF itself),
-  so the mass that wraps around is at most ``tail`` on each side: it is added to the upper delta and
-  subtracted from the lower one.
+  is placed by Chernoff bounds on the composed grid PMFs (their log-MGFs are computed from the PMFs
+  themselves: upper tail on the pessimistic one, lower tail on the optimistic one, which bound each
+  other by the step-wise coupling), so the mass that can wrap around is at most 3 ``tail`` plus the
+  +infinity mass: it is added to the upper delta and subtracted from the lower one.
 * **Direction.** Add/remove: the worst of the ``remove`` and ``add`` directions (the direction is the
   same in every step, since it is one fixed pair of data sets). Replace-one: the upper bound composes
   remove then add through the intermediate data set (:math:`D \to D\cap D' \to D'`):
