@@ -196,3 +196,14 @@ def test_valid_phase_strings_parse_to_the_same_schedule(q, sigma):
 
     args = cli.build_parser().parse_args(["epsilon", "--phase", f"{q!r},{sigma!r},7", "--delta", "0.1"])
     assert cli._schedule(args) == Schedule.constant(q=q, sigma=sigma, steps=7)
+
+
+@pytest.mark.parametrize("adjacency", ["add-remove", "replace-one"])
+def test_clt_and_rdp_text_say_which_side(capsys, adjacency):
+    """STYLE 1: the CLT number is printed as an estimate, never as a bound; RDP as an upper bound only."""
+    pytest.importorskip("numerics.gdp")
+    status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "gdp-clt",
+                         "--adjacency", adjacency)
+    assert status == 0 and "estimate, not a certified bound" in out and adjacency in out
+    status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "rdp", "--adjacency", adjacency)
+    assert status == 0 and "certified upper bound; the lower bound is the trivial 0" in out
