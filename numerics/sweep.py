@@ -231,9 +231,9 @@ def _name(fn) -> str:
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
-def _fail(fn, point, exc) -> SweepError:
-    msg = str(exc).splitlines()[0] if str(exc) else ""
-    return SweepError(f"{_name(fn)} failed at {point!r}: {type(exc).__name__}: {msg}")
+def _fail(fn, point, kind: str, message: str) -> SweepError:
+    msg = message.splitlines()[0] if message else ""
+    return SweepError(f"{_name(fn)} failed at {point!r}: {kind}: {msg}")
 
 
 def _run_serial(call, todo, points, fn, on_error, bar):
@@ -243,29 +243,63 @@ def _run_serial(call, todo, points, fn, on_error, bar):
             out[i] = call(points[i])
         except Exception as exc:  # noqa: BLE001 - named and re-raised, or recorded
             if on_error == "raise":
-                raise _fail(fn, points[i], exc) from exc
+                raise _fail(fn, points[i], type(exc).__name__, str(exc)) from exc
             out[i] = SweepFailure(points[i], f"{type(exc).__name__}: {exc}")
         bar.update(1)
     return out
 
 
-def _run_dask(client, call, todo, points, fn, on_error, bar):
+@dataclass(frozen=True)
+class _Raised:
+    """A point's exception, carried back from a worker so the client can name the point."""
+
+    kind: str
+    message: str
+
+
+class _Chunk:
+    """Runs a few points in one Dask task: per-task overhead (ms) would swamp ms-sized points."""
+
+    def __init__(self, call):
+        self.call = call
+
+    def __call__(self, indexed_points):
+        out = []
+        for i, p in indexed_points:
+            try:
+                out.append((i, self.call(p)))
+            except Exception as exc:  # noqa: BLE001 - returned, then raised or recorded by the client
+                out.append((i, _Raised(type(exc).__name__, str(exc))))
+        return out
+
+
+def _chunks(todo, points, workers: int) -> list:
+    """About eight chunks per worker, so work balances and progress moves."""
+    n = max(1, min(len(todo), 8 * max(1, workers)))
+    return [[(i, points[i]) for i in todo[k::n]] for k in range(n) if todo[k::n]]
+
+
+def _run_dask(client, call, todo, points, fn, on_error, bar, workers):
     from distributed import as_completed
 
-    futures = {client.submit(call, points[i], pure=False): i for i in todo}
+    futures = [client.submit(_Chunk(call), chunk, pure=False) for chunk in _chunks(todo, points, workers)]
     out = {}
-    for fut in as_completed(list(futures)):
-        i = futures[fut]
-        if fut.status == "error":
+    for fut in as_completed(futures):
+        if fut.status == "error":  # the task itself failed (e.g. a worker died more often than allowed)
+            for other in futures:
+                other.cancel()
             exc = fut.exception()
-            if on_error == "raise":
-                for other in futures:
-                    other.cancel()
-                raise _fail(fn, points[i], exc) from None
-            out[i] = SweepFailure(points[i], f"{type(exc).__name__}: {exc}")
-        else:
-            out[i] = fut.result()
-        bar.update(1)
+            raise SweepError(f"{_name(fn)}: a Dask task failed: {type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
+        for i, r in fut.result():
+            if isinstance(r, _Raised):
+                if on_error == "raise":
+                    for other in futures:
+                        other.cancel()
+                    raise _fail(fn, points[i], r.kind, r.message)
+                r = SweepFailure(points[i], f"{r.kind}: {r.message}")
+            out[i] = r
+            bar.update(1)
     return out
 
 
@@ -316,7 +350,7 @@ def sweep(fn: Callable[..., Any], points: Sequence[Mapping[str, Any]], *, backen
             client = _local_client() if chosen == "local" else _remote_client(address)
             try:
                 workers = len(client.scheduler_info().get("workers", {}))
-                results.update(_run_dask(client, call, todo, points, fn, on_error, bar))
+                results.update(_run_dask(client, call, todo, points, fn, on_error, bar, workers))
             finally:
                 if chosen == "cluster":
                     client.close()
