@@ -37,3 +37,7 @@ RDP_GUARD_DPS = 20
 #: absolute width (upper - lower) of epsilon that the PLD accountant accepts whatever the relative width:
 #: for epsilon near 0 a relative width is meaningless.
 PLD_ABSOLUTE_WIDTH = 1e-8
+#: relative width asked of the PLD accountant by checks that need only a certified upper bound with slack
+#: (e.g. seed 002's theorem guarantees): a coarser grid than the default is sound and keeps very long
+#: schedules within the grid budget.
+COARSE_PLD_RELATIVE_WIDTH = 1e-2

@@ -17,6 +17,7 @@ import math
 import sympy as sp
 
 from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_sigma
+from numerics.precision import COARSE_PLD_RELATIVE_WIDTH
 from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
 from theory import tail_lemma as tl
@@ -93,9 +94,8 @@ def check_sigma_form_main() -> Verdict:
 
 # --- the certified accountant ----------------------------------------------------------------------
 
-#: relative width asked of the PLD accountant in the guarantee checks: they need only a certified upper
-#: bound with slack, so a coarser grid than the default is sound and keeps very long schedules in budget.
-THEOREM_PLD_REL_WIDTH = 1e-2
+#: relative width asked of the PLD accountant in the guarantee checks (stated in numerics.precision).
+THEOREM_PLD_REL_WIDTH = COARSE_PLD_RELATIVE_WIDTH
 
 
 def certified_epsilon(schedule: Schedule, delta: float) -> dict:
