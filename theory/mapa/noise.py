@@ -11,7 +11,7 @@ Facts checked here, for every dimension N (symbolically):
 * vector reading: normaliser :math:`Z_N(\lambda)=\frac{2\pi^{N/2}}{\Gamma(N/2)}\Gamma(N)\lambda^N` (equals the
   printed :math:`2\lambda` only for N = 1), second moment :math:`N(N+1)\lambda^2` (equals :math:`2\lambda^2` only
   for N = 1), and it IS epsilon-DP for l2-sensitivity Delta S (normalisers cancel; triangle inequality);
-  sampler: radius ~ Gamma(shape N, scale lambda) times a uniform direction.
+  sampler: radius ~ Gamma(shape N, scale lambda) times a uniform direction (``repro.edge_noise``).
 * radial-exponential reading (the one whose second moment is :math:`2\lambda^2`): the vector density is
   :math:`e^{-r/\lambda}/(\lambda\,|S^{N-1}|\,r^{N-1})`, infinite at the centre for N >= 2, so the privacy loss
   is unbounded: NOT epsilon-DP for any epsilon (an explicit event below).
@@ -22,8 +22,9 @@ import mpmath
 import numpy as np
 import sympy
 
-from numerics.errors import InvalidParameter
+from repro.edge_noise import sample_k_norm, sample_radial_exponential  # noqa: F401  (the samplers of Eq. 6)
 from theory.ledger import Verdict, claim
+from theory.mapa.decide import status
 
 N, lam, r = sympy.symbols("N lambda r", positive=True)
 
@@ -48,31 +49,6 @@ def k_norm_second_moment(n=N, scale=lam):
     return sympy.simplify(sympy.gammasimp(radial_moment(2, n, scale) / radial_moment(0, n, scale)))
 
 
-def sample_k_norm(rng: np.random.Generator, dim: int, scale: float, size: int = 1) -> np.ndarray:
-    r"""``size`` draws of the l2 K-norm noise on :math:`\mathbb R^{dim}`: radius Gamma(dim, scale) times a uniform direction.
-
-    The radius law follows from the polar form of the density (:math:`\propto r^{dim-1}e^{-r/\lambda}`).
-    """
-    if dim < 1 or not scale > 0:
-        raise InvalidParameter(f"K-norm noise needs dim >= 1 and scale > 0, got dim={dim!r}, scale={scale!r}")
-    u = rng.standard_normal((size, dim))
-    u /= np.linalg.norm(u, axis=1, keepdims=True)
-    return rng.gamma(shape=dim, scale=scale, size=(size, 1)) * u
-
-
-def sample_radial_exponential(rng: np.random.Generator, dim: int, scale: float, size: int = 1) -> np.ndarray:
-    r"""The "paper-literal" noise: radius Exponential(mean ``scale``) times a uniform direction.
-
-    Its second moment is the paper's :math:`2\lambda^2` (L811) in every dimension, but it is NOT
-    differentially private for dim >= 2 (claim 003.thm-1.radial-reading-not-dp).
-    """
-    if dim < 1 or not scale > 0:
-        raise InvalidParameter(f"radial noise needs dim >= 1 and scale > 0, got dim={dim!r}, scale={scale!r}")
-    u = rng.standard_normal((size, dim))
-    u /= np.linalg.norm(u, axis=1, keepdims=True)
-    return rng.exponential(scale=scale, size=(size, 1)) * u
-
-
 def k_norm_log_density(eta: np.ndarray, scale: float) -> np.ndarray:
     r"""Log-density of the l2 K-norm noise, :math:`-\lVert\eta\rVert/\lambda-\log Z_N(\lambda)` (rows of ``eta``)."""
     eta = np.atleast_2d(eta)
@@ -95,7 +71,7 @@ def normaliser() -> Verdict:
     z2 = sympy.simplify(z.subs({N: 2, lam: 1}))
     # the printed normaliser is 1/(2 lambda): the mass it assigns is Z_N / (2 lambda)
     mass2 = float(z2 / 2)
-    return Verdict("refuted", "symbolic", margin=-(mass2 - 1.0),
+    return Verdict(status(printed_holds=abs(mass2 - 1.0) < 1e-12), "symbolic", margin=-(mass2 - 1.0),
                    evidence={"Z_N(lambda)": str(z_closed), "closed_form_identity": bool(identity),
                              "Z_1": str(z1), "equals_printed_only_for": "N = 1 (Z_1 = 2 lambda)",
                              "note": "L139 calls h the density of the NORM; the theorem-1 proof (L216) uses it as the density of the vector"},
@@ -107,7 +83,7 @@ def normaliser() -> Verdict:
        recorded="refuted")
 def norm_density() -> Verdict:
     mass = sympy.integrate(sympy.exp(-r / lam) / (2 * lam), (r, 0, sympy.oo))
-    return Verdict("refuted", "symbolic", margin=float(mass) - 1.0,
+    return Verdict(status(printed_holds=mass == 1), "symbolic", margin=float(mass) - 1.0,
                    evidence={"integral_over_r>=0": str(mass),
                              "correct_density_of_the_norm_under_the_vector_reading": "r^(N-1) e^(-r/lambda) / (Gamma(N) lambda^N)"},
                    counterexample={"mass": str(mass), "reason": "a norm is >= 0; 1/(2 lambda) e^(-r/lambda) has mass 1/2 there"})
@@ -121,7 +97,7 @@ def second_moment() -> Verdict:
     identity = sympy.simplify(m2 - N * (N + 1) * lam ** 2) == 0
     roots = sympy.solve(sympy.Eq(N * (N + 1), 2), N)
     ratio_785 = 785 * 786 / 2
-    return Verdict("refuted", "symbolic", margin=-(6 - 2) / 2,
+    return Verdict(status(printed_holds=sympy.simplify(m2.subs(N, 2) - 2 * lam ** 2) == 0), "symbolic", margin=-(6 - 2) / 2,
                    evidence={"E||eta||^2": str(m2), "equals_N(N+1)lambda^2": bool(identity),
                              "equals_2lambda^2_only_for_N_in": [int(x) for x in roots],
                              "underestimate_factor_N(N+1)/2_at_N=785 (LR on MNIST)": ratio_785},
@@ -138,7 +114,7 @@ def k_norm_dp() -> Verdict:
     s, d = sympy.symbols("s d", positive=True)  # d = ||g - g'||
     loss_on_ray = ((1 + s) * d - s * d) / lam  # ||nu - g'|| = (1+s) d, ||nu - g|| = s d
     tight = sympy.simplify(loss_on_ray - d / lam) == 0
-    return Verdict("holds-with-correction", "symbolic", margin=0.0,
+    return Verdict(status(printed_holds=sympy.simplify(k_norm_normaliser(2, lam) - 2 * lam) == 0, corrected_holds=tight), "symbolic", margin=0.0,
                    evidence={"privacy_loss": "(||nu-g'|| - ||nu-g||)/lambda <= ||g-g'||/lambda (triangle inequality)",
                              "normaliser_cancels": "Z_N(lambda) does not depend on the centre",
                              "sup_attained_on_ray": bool(tight), "epsilon_per_iteration": "epsilon * ||g-g'|| / Delta S <= epsilon",
@@ -168,7 +144,7 @@ def radial_reading_not_dp() -> Verdict:
     eps, dim, radius = 0.1, 2, 1e-3
     with mpmath.workdps(30):
         lr = _ball_event_log_ratio(dim, eps, radius)
-    return Verdict("refuted", "numeric", margin=-(float(lr) - eps) / eps,
+    return Verdict(status(printed_holds=float(lr) <= eps), "numeric", margin=-(float(lr) - eps) / eps,
                    evidence={"event": "A = ball(g, rho): P_g(A) = 1 - exp(-rho/lambda); P_g'(A) bounded above by the sup of the density on A times vol(A)",
                              "log_ratio_lower_bound": float(lr), "grows_as": "log(1/rho) as rho -> 0 for N >= 2: unbounded privacy loss"},
                    counterexample={"N": dim, "epsilon": eps, "Delta_S": 1.0, "||g-g'||": 1.0, "rho": radius,

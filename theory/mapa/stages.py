@@ -24,6 +24,7 @@ import sympy
 
 from numerics.errors import InvalidParameter
 from theory.ledger import Verdict, claim
+from theory.mapa.decide import status
 from theory.mapa.theorem3 import defaults, delta_s0
 
 P_, L_, tau_, D_, Db_, T_, b_, dS_, th_, sig_, eps_ = sympy.symbols(
@@ -116,7 +117,7 @@ def table2_update() -> Verdict:
     eps, b, _, _ = defaults()
     table2 = 2 * math.sqrt(2 * st.delta_b / (st.p * 6)) / b
     alg1 = 0.5 * st.delta_s
-    return Verdict("refuted", "exact", margin=-(alg1 - table2) / alg1,
+    return Verdict(status(printed_holds=math.isclose(table2, alg1)), "exact", margin=-(alg1 - table2) / alg1,
                    evidence={"identity_when_P_unclamped": bool(unclamped),
                              "defaults_epsilon_0.1_never_clamp": not any(s.clamped for s in default_schedule(n_stages=30))},
                    counterexample={"epsilon_0": 1.0, "sigma": 30, "b": 12, "L": 10, "tau": 5, "theta": 0.5, "delta": 1e-3,
@@ -131,7 +132,7 @@ def line17_variance() -> Verdict:
     n = 785  # LR on MNIST: 784 weights + bias
     printed = default_schedule(n_stages=1)[0]
     true = default_schedule(n_stages=1, noise_factor=n * (n + 1))[0]
-    return Verdict("refuted", "symbolic", margin=-(true.delta_b - printed.delta_b) / true.delta_b,
+    return Verdict(status(printed_holds=math.isclose(true.delta_b, printed.delta_b)), "symbolic", margin=-(true.delta_b - printed.delta_b) / true.delta_b,
                    evidence={"true_noise_term": "N(N+1) Delta S^2/epsilon_0^2 (claim 003.eq-6.second-moment)",
                              "stage_0_at_defaults_N=785": {"P_printed": printed.p, "P_true": true.p,
                                                            "gamma_printed": printed.gamma, "gamma_true": true.gamma}},

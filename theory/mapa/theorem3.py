@@ -19,6 +19,7 @@ import mpmath
 import sympy
 
 from theory.ledger import Verdict, claim
+from theory.mapa.decide import status
 from theory.mapa.paper_values import SETTINGS
 
 sigma, b, dS, delta = sympy.symbols("sigma b DeltaS delta", positive=True)
@@ -53,7 +54,7 @@ def eq12_solution() -> Verdict:
         ds0 = delta_s0(sig, bb, dl)
     tiny = sympy.Rational(1, 100)
     literal_tiny = ECQ12.subs({sigma: int(sig), b: bb, dS: tiny, delta: sympy.Rational(1, 1000)})
-    return Verdict("holds-with-correction", "symbolic", margin=0.0,
+    return Verdict(status(printed_holds=not bool(literal_tiny >= 0), corrected_holds=bool(on_boundary)), "symbolic", margin=0.0,
                    evidence={"boundary_root": str(root), "root_solves_(12)": bool(on_boundary),
                              "Delta_S0_at_defaults(sigma=30,b=12,delta=1e-3)": float(ds0),
                              "clip_bound_b_DeltaS0/2": float(ds0) * bb / 2,
@@ -76,7 +77,7 @@ def theorem3_is_dp() -> Verdict:
         shift = a / bb  # ||g(B) - g(B')|| for batches differing in a 0-sample vs an A-sample
         mu = eps * shift / ds0  # Laplace (N = 1) scale lambda = Delta S0/epsilon
         d = laplace_hockey_stick(eps, mu)
-    return Verdict("refuted", "exact", margin=-float((d - dl) / dl),
+    return Verdict(status(printed_holds=bool(d <= dl)), "exact", margin=-float((d - dl) / dl),
                    evidence={"what_delta_is_over": "the data sampling (which pair is drawn), not the mechanism's randomness",
                              "dp_needs": "every neighbouring pair, delta over the noise only",
                              "hockey_stick_formula": "Laplace: delta(eps) = 1 - exp((eps - D/lambda)/2)",
