@@ -23,3 +23,18 @@ def welch(a, b) -> dict:
     one_sided = p / 2
     decision = "inconclusive" if one_sided >= ALPHA else ("greater" if diff > 0 else "less")
     return {"diff": diff, "p_two_sided": p, "decision": decision, "n_a": int(len(a)), "n_b": int(len(b))}
+
+
+def tost(a, b, margin: float) -> dict:
+    """Two one-sided Welch tests of |mean(a) - mean(b)| < ``margin``: equivalent when both reject at ALPHA."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    upper = stats.ttest_ind(a - margin, b, equal_var=False, alternative="less").pvalue
+    lower = stats.ttest_ind(a + margin, b, equal_var=False, alternative="greater").pvalue
+    p = float(max(upper, lower))
+    return {"diff": float(a.mean() - b.mean()), "margin": float(margin), "p": p, "equivalent": bool(p < ALPHA)}
+
+
+def mann_whitney_greater(a, b) -> dict:
+    """One-sided Mann-Whitney U test that ``a`` tends to exceed ``b`` (for censored iteration counts)."""
+    res = stats.mannwhitneyu(np.asarray(a, float), np.asarray(b, float), alternative="greater")
+    return {"p": float(res.pvalue), "greater": bool(res.pvalue < ALPHA)}
