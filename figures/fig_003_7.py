@@ -40,7 +40,7 @@ def arms(dataset: str, model: str, quick: bool) -> dict:
 
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
-    seeds = range(2) if args.quick else range(3)
+    seeds = range(2) if args.quick else range(5)
     fig, axes = common.figure_axes(len(PANELS), width=4.4)
     rows, ours, spec_all = [], [], {}
     for ax, (dataset, model, thr) in zip(np.atleast_1d(axes), PANELS):
