@@ -26,3 +26,18 @@ def test_per_sample_clipping_has_sensitivity_two_clip_over_b(b, seed, clip):
     other[rng.integers(b)] = rng.normal(scale=50.0, size=4)
     diff = np.linalg.norm(clip_per_sample_average(batch, clip) - clip_per_sample_average(other, clip))
     assert diff <= 2 * clip / b * (1 + 1e-12)
+
+
+def test_with_replacement_tail_loss_by_laplace_mixture():
+    """N = 1: the K-norm noise is Laplace; the tail ratio of the two mixtures at a far point equals the formula."""
+    from scipy import stats
+
+    eps, b, n = 0.1, 12, 7
+    lam, a = 1.0 / eps, 0.5  # Delta S = 1 = 2a
+    m = np.arange(b + 1)
+    w = stats.binom.pmf(m, b, 1.0 / n)
+    r = 400.0
+    p = np.sum(w * np.exp(stats.laplace.logpdf(r, loc=m * a, scale=lam)))
+    q = np.sum(w * np.exp(stats.laplace.logpdf(r, loc=-m * a, scale=lam)))
+    v = sensitivity.dataset_neighbours_with_replacement()
+    assert np.isclose(np.log(p / q), v.counterexample["privacy_loss_limit_per_iteration"], rtol=1e-9)

@@ -23,7 +23,7 @@ ITEMS = (
          reason="standard consequence (Jensen on the Lipschitz bound), cited not derived"),
     Item("assumption", "Assumption 2: independence, bounded delay", "L96-L104", reason="assumption"),
     Item("text", "independence strictly holds if edges sample with replacement", "L104",
-         reason="modelling statement; our K-norm mode samples without replacement and says why (repro/edge_fl.py)"),
+         claims=("003.thm-1.dataset-neighbours-with-replacement",)),
     Item("table", "Table I: notations (Delta_0 = max 2 Delta S^2/eps_k^2)", "L112-L125",
          claims=("003.eq-6.second-moment",)),
     Item("definition", "Definition 1: (eps, delta)-DP", "L131-L137", reason="definition"),
@@ -40,7 +40,8 @@ ITEMS = (
          reason="diagram; the worked delay (6 = 8 - 2) is arithmetic in the caption, no claim"),
     # --- privacy theorems ---
     Item("theorem", "Theorem 1: Delta S = 2G/b and noise (6) give eps_k(t)-DP per iteration", "L203-L219",
-         claims=("003.thm-1.sensitivity", "003.thm-1.k-norm-dp", "003.thm-1.radial-reading-not-dp")),
+         claims=("003.thm-1.sensitivity", "003.thm-1.k-norm-dp", "003.thm-1.radial-reading-not-dp",
+                 "003.thm-1.dataset-neighbours-with-replacement")),
     Item("theorem", "Theorem 3: Eq. (12) gives (eps_k(t), delta)-DP", "L319-L339",
          claims=("003.thm-3.eq-12-solution", "003.thm-3.is-dp")),
     Item("display", "(12) condition on Delta S", "L323", claims=("003.thm-3.eq-12-solution",)),
