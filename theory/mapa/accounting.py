@@ -67,7 +67,9 @@ def total_budget() -> Verdict:
     rows = experiment_budgets()
     smallest = min(r["pure_total"] for r in rows if r["figure"] == "6")
     return Verdict(status(printed_holds=all(math.isclose(r["pure_total"], math.fsum([r["epsilon_per_iteration"]] * r["releases_per_edge"])) for r in rows)), "symbolic", margin=0.0,
-                   evidence={"composition": "basic composition of pure DP; tight for the K-norm noise (sup of the loss is the sum)",
+                   evidence={"composition": ("basic composition of pure DP; tight for the K-norm noise in the worst case over losses "
+                                             "(e.g. a linear loss whose per-sample gradients are +-G at every x: each release's loss "
+                                             "comes arbitrarily close to epsilon on a common event of positive probability)"),
                              "per_edge_under_cyclic_delay": "releases = ceil(T/K)",
                              "experiments": rows, "smallest_fig6_total_pure_epsilon": smallest,
                              "advanced_composition_delta_prime": DELTA_ADVANCED,

@@ -127,7 +127,8 @@ def statement() -> Verdict:
                              "missing_term": "L(Delta_b+G^2)(tau+1)^2/(2(Delta_b+1)T) from log T -> 1 + log T (claim 003.thm-2.eq-26)"},
                    reason=("correction: replace log T by 1 + log T in the second term (Eq. 26 fails for every T) and let "
                            "Delta_b carry the true noise second moment; Eq. (28) is wrong as printed but its correct form "
-                           "is absorbed by the last term (decomposition above)."))
+                           "is absorbed by the last term (decomposition above). Lemma 1 (with Lemma 2) is taken as "
+                           "given: its steps were read, not re-derived symbolically."))
 
 
 @claim(id="003.rem-2.eq-11", seed="003", lines="L282-L286",
