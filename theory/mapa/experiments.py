@@ -253,7 +253,7 @@ def iterations_grow() -> Verdict:
 
 @claim(id="003.fig-7.mapa-faster-than-audp", seed="003", lines="L544",
        statement="MAPA needs fewer iterations than AUDP to reach the loss threshold at K = 10 and 100 (1-2 orders of magnitude).",
-       recorded="not-reproduced")
+       recorded="refuted")
 def mapa_faster() -> Verdict:
     got = _fig7_hits()
     if got is None:
