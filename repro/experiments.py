@@ -242,7 +242,7 @@ def matched_constant_sigma(*, n_c: int, k: int) -> dict:
     """
     from numerics.calibrate import calibrate_sigma
     from numerics.schedule import Schedule
-    from .dp import certified_epsilon
+    from numerics.certified import certified_epsilon
 
     sizes = round_sizes("proactive", total=k, n_c=FIG12["n_c"], q=FIG12["q"], m=FIG12["m"], p=FIG12["p"])
     inc = Schedule.per_round([min(1.0, s / n_c) for s in sizes], [FIG12["sigma"]] * len(sizes))

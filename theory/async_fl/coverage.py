@@ -15,7 +15,7 @@ Algorithm 2.1 differs in two ways that matter:
   changes every later gradient of the round (the paper argues at L858-L860 that Lemma 3 still applies).
 
 The claims below compute both effects. Nothing here is an accountant: the exact log moments come from
-:mod:`numerics.rdp` and :mod:`theory.tail_lemma`; the with-replacement moment is a *lower bound* obtained
+:mod:`numerics.rdp` and :mod:`theory.lemmas.tail_lemma`; the with-replacement moment is a *lower bound* obtained
 from an explicit worst-case instance (see :func:`with_replacement_log_moment_lower`).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ import sympy as sp
 from numerics.errors import InvalidParameter, check_sigma, check_steps
 from numerics.precision import MP_DPS
 from numerics.rdp import log_a
-from theory import tail_lemma
+from theory.lemmas import tail_lemma
 from theory.ledger import Verdict, claim
 
 
