@@ -7,7 +7,10 @@ r"""Dong, Roth and Su's f-DP and Gaussian DP as the seed papers use them.
   :math:`\mu=c\,\tau^{-1}` with :math:`c=s\sqrt T/N` -> :func:`tau_inverse`, :func:`mu_clt_65`, and the
   :math:`\epsilon` at which that :math:`\mu`-GDP gives :math:`\delta` by (64) (L1166) -> :func:`epsilon_clt_65`.
 
-:math:`G_\mu` and the (64) conversion :math:`\delta(\epsilon;\mu)` and its inverse live in :mod:`numerics.gdp`.
+* the :math:`\delta(\epsilon)` curve of :math:`\mu`-GDP, their Corollary 2.13 (002 prints it as (64), L1166) ->
+  :func:`delta_64` (any arithmetic: mpmath by default, sympy for the symbolic form).
+
+:math:`G_\mu` and the accountant's (64) conversion and its inverse live in :mod:`numerics.gdp`.
 The CLT is an asymptotic statement (:math:`T, N\to\infty` with :math:`s\sqrt T/N\to c`): its epsilon is an
 estimate, never a certificate; certified two-sided bounds come from ``numerics.pld``.
 """
@@ -15,7 +18,9 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import mpmath as mp
+import sympy as sp
 
 from numerics.errors import InvalidParameter, _real, check_delta, check_q, check_sigma
 from numerics.precision import MP_DPS
@@ -60,3 +65,19 @@ def epsilon_clt_65(*, q, steps, sigma, delta) -> float:
 
     delta = check_delta(delta)
     return float(epsilon_gdp(delta, mu_clt_65(q=q, steps=steps, sigma=sigma)))
+
+
+def normal_cdf_sym(z):
+    """Standard normal CDF Phi (sympy)."""
+    return (1 + sp.erf(z / sp.sqrt(2))) / 2
+
+
+def delta_64(epsilon, mu, *, Phi=None, exp=None):
+    r"""The :math:`\delta(\epsilon)` of :math:`\mu`-GDP, seed 002's (64) (L1166) as printed: :math:`\Phi(-\epsilon/\mu+\mu/2) - e^\epsilon\Phi(-\epsilon/\mu-\mu/2)`.
+
+    ``Phi``/``exp`` select the arithmetic (default mpmath, so cancellation at large eps/mu costs
+    nothing but digits); pass sympy's for the symbolic form.
+    """
+    Phi = Phi or (lambda z: mpmath.ncdf(z))
+    exp = exp or mpmath.exp
+    return Phi(-epsilon / mu + mu / 2) - exp(epsilon) * Phi(-epsilon / mu - mu / 2)

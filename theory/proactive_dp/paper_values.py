@@ -45,3 +45,8 @@ CALCULATOR_TABLES = {
          "cells": {"s": ("406", "7504", "L1617"), "epsilon_target": ("0.5253", "0.5253", "L1618"),
                    "epsilon_fdp": ("0.1133", "0.8239", "L1619"), "factor": ("4.6372", "0.6376", "L1620")}},
 }
+
+#: the GDP delta curve (64) as printed (L1166): a formula, kept as text for the report (not a number, so not a
+#: Printed value; the claim 002.appC.gdp-delta-formula checks it)
+PRINTED_64 = (r"\delta(\epsilon) = \Phi(-\epsilon/\mu + \mu/2) - e^{\epsilon}\Phi(-\epsilon/\mu - \mu/2)",
+              "L1166")
