@@ -18,9 +18,9 @@ def test_u0_u1_r_reproduce_example3_digits():
     with mpmath.workdps(50):
         r0, s = 1 / mpmath.e, mpmath.mpf(8)
         printed = EXAMPLES[3]["printed"]
-        assert math.isclose(float(pv.u0(r0, s)), float(printed["u0"][0]), rel_tol=1e-15)
-        assert math.isclose(float(pv.u1(r0, s)), float(printed["u1"][0]), rel_tol=1e-15)
-        assert math.isclose(float(pv.r_constant(r0, s)), float(printed["r"][0]), rel_tol=1e-15)
+        assert math.isclose(float(pv.u0(r0, s)), float(printed["u0"].text), rel_tol=1e-15)
+        assert math.isclose(float(pv.u1(r0, s)), float(printed["u1"].text), rel_tol=1e-15)
+        assert math.isclose(float(pv.r_constant(r0, s)), float(printed["r"].text), rel_tol=1e-15)
 
 
 def test_r_constant_agrees_with_shared_tail_lemma():
