@@ -26,10 +26,14 @@ import sympy as sp
 from numerics.errors import InvalidParameter, _real, check_delta, check_epsilon, check_sigma
 from numerics.sweep import versioned
 from theory.ledger import Verdict, agrees_with_printed, claim
-from theory.proactive_dp.gamma import g, gamma_min, gamma_rhs, h
 from theory.lemmas.gdp import epsilon_clt_65
-from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+from theory.proactive_dp.gamma import g, gamma_min, gamma_rhs, h
 from theory.proactive_dp.trained_privacy import configuration_epsilon
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
 
 #: the calculators' printed relative tolerance for the gamma iteration (L1585, L1666).
 GAMMA_REL_TOL = 1e-4

@@ -16,8 +16,12 @@ import math
 from numerics.sweep import sweep
 from theory.ledger import Verdict, claim, printed_tolerance
 from theory.proactive_dp.calculators import epsilon_d4, sigma_eq6
-from theory.proactive_dp.paper_values import BUDGET_TABLES, EXPERIMENT_SETTINGS
+from theory.printed import texts
+from theory.proactive_dp import paper_values
 from theory.proactive_dp.trained_privacy import configuration_epsilon
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, EXPERIMENT_SETTINGS = texts(paper_values.BUDGET_TABLES), texts(paper_values.EXPERIMENT_SETTINGS)
 
 
 def configurations(table: str) -> list:

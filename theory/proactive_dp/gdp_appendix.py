@@ -25,8 +25,12 @@ from numerics.errors import check_delta
 from theory.ledger import Verdict, claim
 from theory.lemmas.gdp import epsilon_clt_65, mu_clt_65, tau_inverse, tradeoff_eps_delta
 from theory.proactive_dp.calculators import calculator_d4, privacy_curve_point
-from theory.proactive_dp.paper_values import CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
 from theory.proactive_dp.trained_privacy import configuration_epsilon
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 
 # --- claims ------------------------------------------------------------------------------------------

@@ -27,7 +27,11 @@ from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
 from theory.proactive_dp.gamma import g, gamma_min, h
-from theory.proactive_dp.paper_values import CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 # --- sigma-epsilon relation: every printed form ----------------------------------------------------
 
