@@ -3,6 +3,8 @@ import numpy as np
 import pytest
 
 from repro import experiments as E
+from theory.async_fl import runs as R0
+from theory.proactive_dp import runs as R2
 from theory import figure_evidence as F
 from theory.async_fl import figures as F000
 from theory.proactive_dp import figures as F002
@@ -19,7 +21,7 @@ def test_effect_and_decision_rule():
 
 
 def test_fig3_counterexample_recomputes():
-    rounds = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    rounds = {k: len(v) for k, v in R0.rounds_per_method(20_000).items()}
     # 000 L1893 lists O(i/ln i) among the fewest-round methods; c = 0.75 needs fewer rounds
     assert rounds["c=0.75"] < rounds["i/ln i"]
     v = F000.fig3_i_over_log_i()
@@ -50,7 +52,7 @@ def test_claims_read_the_full_csv_when_present(tmp_path, monkeypatch):
     cap = common.caption(figure="f", paper="p", changes="c", stated="s", ours="o", quick=False)
     common.write_outputs(tmp_path, "fig_002_s_sweep", rows, cap)
     monkeypatch.setattr(F, "OUT", tmp_path)
-    finals, source = F.final_accuracies("fig_002_s_sweep", E.s_sweep, "strongly-convex")
+    finals, source = F.final_accuracies("fig_002_s_sweep", R2.s_sweep, "strongly-convex")
     assert source.startswith("csv:") and finals.keys() == {"s=1", "s=26"}
     np.testing.assert_allclose(finals["s=1"], [0.6, 0.6])
     np.testing.assert_allclose(finals["s=26"], [0.8, 0.8])

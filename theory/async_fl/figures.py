@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro import experiments as E
+from theory.async_fl import runs as R
 from theory.figure_evidence import A9A, full_rows, final_accuracies, effect, decide, figure_verdict, summarize, run_evidence, worst_of
 from theory.ledger import Verdict, claim
 
@@ -19,7 +19,7 @@ from theory.ledger import Verdict, claim
                  "the O(i^c) sequences with c < 1.",
        recorded="refuted", figure="figures/out/fig_000_3.png")
 def fig3_i_over_log_i():
-    rounds = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    rounds = {k: len(v) for k, v in R.rounds_per_method(20_000).items()}
     worse = {k: r for k, r in rounds.items() if k.startswith("c=") and k != "c=1" and r <= rounds["i/ln i"]}
     margin = float(min(r for k, r in rounds.items() if k.startswith("c=") and k != "c=1") - rounds["i/ln i"])
     ev = {"rounds": rounds, "rule": "rounds until sum of ceil(s_i) reaches K; i/ln i from i = 2"}
@@ -32,7 +32,7 @@ def fig3_i_over_log_i():
                  "rounds of the listed sampling methods.",
        recorded="holds", figure="figures/out/fig_000_3.png")
 def fig3_linear():
-    rounds = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    rounds = {k: len(v) for k, v in R.rounds_per_method(20_000).items()}
     others = min(r for k, r in rounds.items() if k != "c=1")
     status = "holds" if rounds["c=1"] < others else "refuted"
     return Verdict(status, "exact", float(others - rounds["c=1"]), {"rounds": rounds},
@@ -56,7 +56,7 @@ def _non_inferior(finals, arm, reference):
                  "(both diminishing1 and diminishing2; strongly convex).",
        recorded="holds-with-correction", figure="figures/out/fig_000_1a.png")
 def fig1a_schemes():
-    finals, source = final_accuracies("fig_000_1a", E.fig000_1a)
+    finals, source = final_accuracies("fig_000_1a", R.fig000_1a)
     ref = "constant eta=0.0025, s=200/client"
     per = {}
     for eta0 in ("0.1", "0.01"):
@@ -98,7 +98,7 @@ def fig1b_dp():
     inc = "increasing s, eta0=0.15"
     per, summ, sources = {}, {}, []
     for model in ("strongly-convex", "plain-convex"):
-        finals, source = final_accuracies("fig_000_1b", E.fig000_1b, model)
+        finals, source = final_accuracies("fig_000_1b", R.fig000_1b, model)
         if not finals:
             continue
         sources.append(source)
@@ -127,12 +127,12 @@ def fig1b_dp():
                  "s_i = 50 (within one point) while needing far fewer rounds (strongly convex).",
        recorded="holds", figure="figures/out/fig_000_4.png")
 def fig4_methods():
-    finals, source = final_accuracies("fig_000_4", E.fig000_4, "strongly-convex")
+    finals, source = final_accuracies("fig_000_4", R.fig000_4, "strongly-convex")
     per = {arm: _non_inferior(finals, arm, "c=0") for arm in ("c=1", "i/ln i")}
     worst, x, noise = worst_of(per)
     ev = run_evidence(source, finals, A9A, same_margin=SAME_MARGIN,
                        margin_plus_diff={a: v[0] for a, v in per.items()}, noise=noise)
-    ev["rounds"] = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    ev["rounds"] = {k: len(v) for k, v in R.rounds_per_method(20_000).items()}
     return figure_verdict(decide(x, noise), x, ev, {"setting": source, "arm": worst},
                     "the accuracy difference is within the seed spread of the one-point margin")
 
@@ -146,7 +146,7 @@ def fig4_methods():
 def fig10_biased():
     per, sources, summ = {}, [], {}
     for model in ("strongly-convex", "plain-convex"):
-        finals, source = final_accuracies("fig_000_10", E.fig000_10, model)
+        finals, source = final_accuracies("fig_000_10", R.fig000_10, model)
         diff, noise = effect(finals["biased (one digit per client)"], finals["unbiased (iid)"])
         per[model] = (SAME_MARGIN - abs(diff), noise)
         sources.append(source)

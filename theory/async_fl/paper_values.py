@@ -201,7 +201,8 @@ EXAMPLE3_PRINTED = {"q": Printed("0.00013216327772100012", "L1662"), "m": Printe
 #: Appendix E's rounded parameters (L1967) and the sequence it prints from them.
 EXPERIMENT_PRINTED = {"q": Printed("0.000132", "L1967"), "m": Printed("12.106", "L1967"), "p": Printed("1.0", "L1967"),
                       "N_c": Printed("10000", "L1967"), "coef": Printed("1.322", "L1967"),
-                      "offset": Printed("16", "L1967"), "K": Printed("25000", "L1967")}
+                      "offset": Printed("16", "L1967"), "K": Printed("25000", "L1967"),
+                      "sigma": Printed("8.0", "L1967"), "delta": Printed("5.5e-8", "L1967")}
 #: the printed bound alpha = a_1 <= 36 of C.2.2 (L735).
 A1_C22_PRINTED = Printed("36", "L735")
 #: L756: lower bound (1/2) N/mu^2 (1/t) and the printed factors (the constants are expressions, not numbers).

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro import experiments as E
+from theory.proactive_dp import runs as R
 from theory.figure_evidence import A9A, full_rows, final_accuracies, effect, decide, figure_verdict, run_evidence
 from theory.ledger import Verdict, claim
 
@@ -19,7 +20,7 @@ from theory.ledger import Verdict, claim
                  "test accuracy than s = 1 (strongly convex).",
        recorded="holds", figure="figures/out/fig_002_s_sweep.png")
 def fig7_larger_s():
-    finals, source = final_accuracies("fig_002_s_sweep", E.s_sweep, "strongly-convex")
+    finals, source = final_accuracies("fig_002_s_sweep", R.s_sweep, "strongly-convex")
     diff, noise = effect(finals["s=26"], finals["s=1"])
     ev = run_evidence(source, finals, A9A, diff=diff, noise=noise)
     return figure_verdict(decide(diff, noise), diff, ev, {"setting": source, "s": [1, 26]},
@@ -29,7 +30,7 @@ def fig7_larger_s():
 # --- seed 002 Figs 11-12: privacy budgets -------------------------------------------------------
 
 def _eps_drop(label: str):
-    finals, source = final_accuracies("fig_002_eps_sweep", E.eps_sweep, "strongly-convex")
+    finals, source = final_accuracies("fig_002_eps_sweep", R.eps_sweep, "strongly-convex")
     drop, noise = effect(finals["non-DP"], finals[label])
     return finals, source, drop, noise
 
@@ -91,7 +92,7 @@ def _utility_sigmas(model: str = "strongly-convex"):
             s, f = zip(*sorted(pts))
             out.setdefault(c, []).append(E.sigma_at_fraction(s, f))
         return out, "csv:figures/out/fig_002_utility.csv (full setting)"
-    setting = E.utility(quick=True, model=model)
+    setting = R.utility(quick=True, model=model)
     res = E.run_utility(setting)
     out = {c: [E.sigma_at_fraction(r["sigmas"], r["fraction"][k]) for r in res] for k, c in enumerate(res[0]["clips"])}
     return out, f"quick setting run now ({setting['changes']})"

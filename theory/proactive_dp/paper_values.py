@@ -15,7 +15,8 @@ SEED = "002_13c470b90c68bab6.txt"
 EXPERIMENT_SETTINGS = {
     "table-3": {"dataset": "LIBSVM", "n": 10_000, "k_total": 50_000, "epsilon": Printed("0.04945", "L1410"),
                 "sigma": Printed("19.29962", "L1411"), "delta": Printed("0.0001", "L1412"),
-                "s": (1, 5, 10, 15, 20, 26), "lines": "L1404-1417"},
+                "s": (1, 5, 10, 15, 20, 26), "lines": "L1404-1417",
+                "eta0": Printed("0.1", "L1407"), "clip": Printed("0.1", "L1413"), "clients": Printed("5", "L1416")},
     "table-4": {"dataset": "MNIST", "n": 60_000, "k_total": 360_000, "epsilon": Printed("0.15007", "L1447"),
                 "sigma": Printed("12.10881", "L1448"), "delta": Printed("1.667e-5", "L1449"),
                 "s": (10, 25, 50, 100, 200, 300, 370), "lines": "L1441-1454"},
