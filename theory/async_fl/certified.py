@@ -14,6 +14,7 @@ import math
 import mpmath
 
 from numerics.certify import Certificate, Coordinate, certify
+from theory.async_fl.paper_values import PRINTED
 from theory.ledger import Verdict, claim
 from theory.lemmas import certificates as tc
 from theory.lemmas.certificates import MAX_SECONDS, OPEN_BOXES_SHOWN, certificate_verdict, certifier_budget, lemma_point
@@ -33,7 +34,7 @@ D1_SEARCH_BOXES = 2000
 #: the cap on r0 of seed 000's r0 iteration (L1328-1336)
 R0_CAP_000 = "(sqrt(3) - 1) / 16"
 #: the sigma threshold printed at 000 L1336
-SIGMA_THRESHOLD_000 = 1.137
+SIGMA_THRESHOLD_000 = PRINTED["sigma_threshold_r0"].value
 
 
 def r0_cap_000():

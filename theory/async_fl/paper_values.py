@@ -17,6 +17,8 @@ PRINTED = {
     "r0_sigma5_p1": Printed("0.0202", "L1338"),
     "r0_sigma8_p1": Printed("0.0247", "L1702"),
     "sigma_threshold": Printed("1.137", "L196"),
+    # the same threshold where the r0 iteration states it (L1330-1336)
+    "sigma_threshold_r0": Printed("1.137", "L1336"),
     "c121": Printed("1.21", "L1162"),
     "factor_4.14": Printed("4.14", "L1478"),
     "k_1.53": Printed("1.53", "L1484"),

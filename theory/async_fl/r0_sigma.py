@@ -87,7 +87,7 @@ def b_at_r0(p, sigma, gamma, *, r0_gamma=0):
 
 # --- claims -------------------------------------------------------------------------------------
 
-_SIGMA_GRID = (1.137, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0, 50.0)
+_SIGMA_GRID = (PRINTED["sigma_threshold_r0"].value, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0, 50.0)
 _P_GRID = (0.0, 0.25, 0.5, 1.0)
 
 
@@ -138,17 +138,17 @@ def sigma_threshold() -> Verdict:
         # both conditions are increasing in sigma beyond their root; u0 and u1 are increasing in r0.
         root0 = mpmath.findroot(lambda x: x - c - 2 * mpmath.sqrt(c * x), 1)
         root1 = mpmath.findroot(lambda x: (x - c) * x - 2 * mpmath.e * mpmath.sqrt(c * x), 1.2)
-        at = {"u0": float(pv.u0(c, mpmath.mpf("1.137"))), "u1": float(pv.u1(c, mpmath.mpf("1.137")))}
+        at = {"u0": float(pv.u0(c, mpmath.mpf(PRINTED["sigma_threshold_r0"].text))), "u1": float(pv.u1(c, mpmath.mpf(PRINTED["sigma_threshold_r0"].text)))}
         # after the root both differences only grow: derivatives are positive for x >= root.
         grow0 = bool(1 - mpmath.sqrt(c / root0) > 0)
         grow1 = bool(2 * root1 - c - mpmath.e * mpmath.sqrt(c / root1) > 0)
         threshold = max(root0, root1)
-    ok = threshold <= mpmath.mpf("1.137") and at["u0"] < 1 and at["u1"] < 1 and grow0 and grow1
+    ok = threshold <= mpmath.mpf(PRINTED["sigma_threshold_r0"].text) and at["u0"] < 1 and at["u1"] < 1 and grow0 and grow1
     ev = {"root_u0": float(root0), "root_u1": float(root1), "at_1.137": at, "monotone_after_root": grow0 and grow1}
     if ok:
-        return Verdict("holds", "numeric", float(mpmath.mpf("1.137") - threshold), ev)
-    return Verdict("refuted", "numeric", float(mpmath.mpf("1.137") - threshold), ev,
-                   counterexample={"sigma": 1.137, **at})
+        return Verdict("holds", "numeric", float(mpmath.mpf(PRINTED["sigma_threshold_r0"].text) - threshold), ev)
+    return Verdict("refuted", "numeric", float(mpmath.mpf(PRINTED["sigma_threshold_r0"].text) - threshold), ev,
+                   counterexample={"sigma": PRINTED["sigma_threshold_r0"].value, **at})
 
 
 @claim(id="000.r0.iterate-bound", seed="000", lines="L1328-1336",

@@ -11,6 +11,7 @@ from repro import experiments as E
 from theory.proactive_dp import runs as R
 from theory.figure_evidence import A9A, full_rows, final_accuracies, effect, decide, figure_verdict, run_evidence
 from theory.ledger import Verdict, claim
+from theory.proactive_dp.paper_values import FIGURE_STATEMENTS as FS
 
 
 # --- seed 002 Figs 7-8: constant sample size s ---------------------------------------------------
@@ -44,9 +45,10 @@ def _calibrated_note(finals: dict, label: str, limit: float) -> dict:
     return {"arm": cal[0], "drop": drop, "noise": noise, "status": decide(limit - drop, noise)}
 
 
-def _budgetfigure_verdict(label: str, limit: float, printed_sigma: float, s: int, reason: str) -> Verdict:
-    """Decide at the printed (epsilon, sigma); if that fails but the run at the sigma our accountant
-    calibrates to the printed epsilon passes, the statement holds with that correction."""
+def _budget_verdict(label: str, limit: float, reason: str) -> Verdict:
+    """Decide at the printed (epsilon, sigma) of Table 6's row ``label``; if that fails but the run at the sigma
+    our accountant calibrates to the printed epsilon passes, the statement holds with that correction."""
+    printed_sigma, s = next((sig, s) for lab, sig, s in R.TABLE6 if f"eps={lab}" == label)
     finals, source, drop, noise = _eps_drop(label)
     cal = _calibrated_note(finals, label, limit)
     ev = run_evidence(source, finals, A9A, drop=drop, noise=noise, limit=limit,
@@ -66,7 +68,7 @@ def _budgetfigure_verdict(label: str, limit: float, printed_sigma: float, s: int
        recorded="holds-with-correction", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_small():
     # "about 10 %" (L1496), read as percentage points of accuracy
-    return _budgetfigure_verdict("eps=0.04945", 0.10, 19.29962, 26, "the drop is within the seed spread of 10 points")
+    return _budget_verdict("eps=0.04945", FS["fig11_loss_percent"].value / 100, "the drop is within the seed spread of 10 points")
 
 
 @claim(id="002.fig11.eps-0.1-close-to-non-dp", seed="002", lines="L1496, L276",
@@ -75,7 +77,7 @@ def fig11_eps_small():
        recorded="refuted", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_01():
     # L276's 2-point gap plus one point of rounding slack: our reading of "very close"
-    return _budgetfigure_verdict("eps=0.1", 0.03, 13.06742, 55, "the drop is within the seed spread of 3 points")
+    return _budget_verdict("eps=0.1", 0.03, "the drop is within the seed spread of 3 points")
 
 
 # --- seed 002 Figs 4-5: utility graph -----------------------------------------------------------
@@ -114,11 +116,12 @@ def _sigma_table(sig: dict) -> dict:
        recorded="refuted", figure="figures/out/fig_002_utility.png")
 def fig4_sigma_range():
     sig, source = _utility_sigmas()
-    m, spread, n = _sigma_level(sig, 0.1)
-    inside = min(m - 18.0, 22.0 - m)
+    clip, low, high = (FS[k].value for k in ("fig4_clip", "fig4_sigma_low", "fig4_sigma_high"))
+    m, spread, n = _sigma_level(sig, clip)
+    inside = min(m - low, high - m)
     ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
           "noise": spread, "points": n, "data": "a9a-shaped synthetic stand-in; w* from clipped SGD"}
-    return figure_verdict(decide(inside, spread), inside, ev, {"setting": source, "C": 0.1, "sigma_at_0.9": m},
+    return figure_verdict(decide(inside, spread), inside, ev, {"setting": source, "C": clip, "sigma_at_0.9": m},
                     "the measured sigma is within the seed spread of the interval's edge")
 
 
@@ -128,9 +131,9 @@ def fig4_sigma_range():
        recorded="holds", figure="figures/out/fig_002_utility.png")
 def fig4_smaller_c():
     sig, source = _utility_sigmas()
-    diff, noise = effect(sig[0.075], sig[0.1])
+    diff, noise = effect(sig[FS["fig4_smaller_clip"].value], sig[FS["fig4_clip"].value])
     ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
-          "diff": diff, "noise": noise, "points": int(len(sig[0.1]) * len(sig)),
+          "diff": diff, "noise": noise, "points": int(len(sig[FS["fig4_clip"].value]) * len(sig)),
           "note": "the noise is N(0, C^2 sigma^2 I), so the tolerated sigma scales as 1/C by construction"}
     return figure_verdict(decide(diff, noise), diff, ev, {"setting": source}, "difference within seed spread")
 
@@ -143,8 +146,9 @@ def fig4_smaller_c():
        recorded="refuted", figure="figures/out/fig_002_utility.png")
 def fig6_non_convex():
     sig, source = _utility_sigmas("non-convex")
-    m, spread, n = _sigma_level(sig, 0.025)
+    clip, sigma_max = FS["fig6_clip"].value, FS["fig6_sigma_max"].value
+    m, spread, n = _sigma_level(sig, clip)
     ev = {"source": source, "sigma_at_0.9": _sigma_table(sig),
           "noise": spread, "points": n, "data": "scikit-learn digits, 32-unit MLP (stand-in for MNIST/LeNet)"}
-    return figure_verdict(decide(m - 12.0, spread), m - 12.0, ev, {"setting": source, "C": 0.025, "sigma_at_0.9": m},
+    return figure_verdict(decide(m - sigma_max, spread), m - sigma_max, ev, {"setting": source, "C": clip, "sigma_at_0.9": m},
                     "the measured sigma is within the seed spread of 12")

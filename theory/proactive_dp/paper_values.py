@@ -73,3 +73,12 @@ CALCULATOR_TABLES = {
 #: Printed value; the claim 002.appC.gdp-delta-formula checks it)
 PRINTED_64 = (r"\delta(\epsilon) = \Phi(-\epsilon/\mu + \mu/2) - e^{\epsilon}\Phi(-\epsilon/\mu - \mu/2)",
               "L1166")
+
+#: the utility-graph statements of App. D.2 (L1381, L1383) and the budget figures (L1496): printed numbers the
+#: figure claims compare with (accuracy loss "about 10%" is read as an absolute 0.10 of accuracy).
+FIGURE_STATEMENTS = {
+    "fig4_clip": Printed("0.1", "L1381"), "fig4_sigma_low": Printed("18", "L1381"),
+    "fig4_sigma_high": Printed("22", "L1381"), "fig4_smaller_clip": Printed("0.075", "L1381"),
+    "fig6_clip": Printed("0.025", "L1383"), "fig6_sigma_max": Printed("12", "L1383"),
+    "fig11_loss_percent": Printed("10", "L1496"),
+}
