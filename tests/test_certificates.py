@@ -41,7 +41,7 @@ def test_lemma_b3_margin_is_the_scaled_margin_of_the_tail_lemma(lam, sigma, tau)
 @pytest.mark.parametrize("tau_box, two_sided", [((0.1, 0.2), True), ((0.5, 0.75), False)])
 def test_lemma_b3_margin_over_a_box_encloses_its_points(tau_box, two_sided):
     """Inside the hypotheses (U_0, U_1 certainly < 1) the ball is two-sided; on a box straddling U_1 = 1 it is
-    a lower bound (r/r0 taken at the lower end of u_j's ball, see theory.certificates.r_over_r0)."""
+    a lower bound (r/r0 taken at the lower end of u_j's ball, see theory.lemmas.certificates.r_over_r0)."""
     lam, sig_box = 7, (2.0, 2.25)
     inside = all(bool(h > 0) for h in tc.lemma_b3_constraints(lam, _ball(*sig_box), _ball(*tau_box)))
     assert inside == two_sided

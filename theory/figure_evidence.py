@@ -2,7 +2,7 @@
 
 Where the numbers come from: the CSV that the figure's make target wrote (``figures/out/<name>.csv``)
 when it exists and was made at the full setting, otherwise the figure's quick setting run now (a few
-seconds; repro.experiments holds both settings). ``evidence["source"]`` says which.
+seconds; ``theory/<paper>/runs.py`` holds both settings). ``evidence["source"]`` says which.
 
 How an effect is decided: over seeds, ``diff = mean(a) - mean(b)`` and ``noise = 2 * SE(diff)`` with
 ``SE = sqrt(var_a/n_a + var_b/n_b)``, floored at :data:`NOISE_FLOOR` (a few seeds estimate a spread
