@@ -11,9 +11,11 @@ mechanism (add/remove adjacency, sensitivity 1 after normalising by C) with an e
 (``002_13c470b90c68bab6.txt L516-530``; ``000_d613b97385d90362.txt L838-852``). This module holds the
 lemma's objects as functions: its hypotheses as code, :math:`U_0, U_1` (L522 / 000 L846), :math:`r`
 ((17), L526/L660 / 000 L850), the tail (13) and its claimed bound (L598, L650 / 000 L866, L915), Abadi's
-moment bound (14) (L602 / 000 L873), the exact mixture moments the tail is made of, and the margin of
-the conclusion against the exact log moment from :mod:`numerics.rdp`. The moments themselves are in :mod:`theory.lemmas.mixture_moments`. The proof replay
-(each step as a ledger claim) lives in seed 002's package (``lemma_b3``); seed 000's claims reuse these functions.
+moment bound (14) (L602 / 000 L873), and the margin of the conclusion against the exact log moment from
+:mod:`numerics.rdp`; the moments themselves (exact :math:`M_t`, (14), the tail (13)) are in
+:mod:`theory.lemmas.mixture_moments`, and the point functions the region scans sweep are at the end. The proof
+replay (each step as a ledger claim) lives in seed 002's package (``lemma_b3``); seed 000's claims reuse these
+functions.
 
 Notation. ``lam`` is the paper's integer :math:`\lambda`; ``q`` is :math:`s_i/N`; ``sigma`` is
 :math:`\sigma_i`; the exact log moment is :math:`\alpha(\lambda) = \ln A_{\lambda+1}` (Mironov's
