@@ -101,3 +101,19 @@ def test_printed_values_stand_on_their_lines():
         if not any(form in line_text for form in spellings(p.text)):
             wrong.append(f"{mod.__name__}.{path}: {p.text!r} not on {p.line}")
     assert not wrong, f"{len(wrong)} of {len(values)} printed values not on their line:\n" + "\n".join(wrong)
+
+
+def test_normalisation_reads_the_usual_spellings():
+    assert normalise("N_c = 10,000 records") == "N_c=10000records"
+    assert normalise("\u22120.5") == "-0.5"
+    assert normalise("5.5e-8") in spellings("5.5e-8")
+    assert normalise("5.5 \\cdot 10^{-8}") in spellings("5.5e-8")
+
+
+def test_plain_and_texts_views_keep_the_shape():
+    from theory.printed import plain, text_of, texts
+
+    table = {"a": (Printed("0.1", "L3"), 5, "L3"), "b": [Printed("2", "L4")], "c": ("1/e", "L5")}
+    assert texts(table) == {"a": ("0.1", 5, "L3"), "b": ["2"], "c": ("1/e", "L5")}
+    assert plain(table)["a"] == (("0.1", "L3"), 5, "L3")
+    assert text_of(table["c"]) == "1/e" and text_of(table["b"][0]) == "2"
