@@ -48,10 +48,10 @@ def _pld_poisson_eps(schedule, delta, rel_width):
 
 
 def _pld_poisson_delta(schedule, epsilon, rel_width):
-    from .pld import delta_pld
     if schedule.adjacency == "replace-one":
         raise InvalidParameter("delta of Poisson replace-one schedules is not available; use epsilon")
-    return delta_pld(schedule, epsilon, rel_width=rel_width)
+    # the same pairs as numerics.pld.delta_pld, through pld_general: its first grid step suits epsilon = 0
+    return _pairs_delta(schedule, epsilon, rel_width)
 
 
 def _pairs_eps(schedule, delta, rel_width):
