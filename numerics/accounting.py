@@ -26,6 +26,8 @@ from .precision import PLD_RELATIVE_WIDTH
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
+#: below this delta numerics.pld (which has no FFT-noise guard) is not used for replace-one
+POISSON_REPLACE_ONE_MIN_DELTA = 1e-10
 #: coarser widths tried, in order, when the requested one is out of the grid budget
 _FALLBACK_WIDTHS = (1e-2, 3e-2, 1e-1, 3e-1)
 
@@ -43,7 +45,12 @@ class Accountant:
 # --- accountants ----------------------------------------------------------------------------------
 
 def _pld_poisson_eps(schedule, delta, rel_width):
+    if schedule.adjacency == "add-remove":  # the same pairs as numerics.pld, with the FFT-noise guard
+        return _pairs_eps(schedule, delta, rel_width)
     from .pld import epsilon_pld
+    if delta < POISSON_REPLACE_ONE_MIN_DELTA:
+        raise InvalidParameter(f"Poisson replace-one epsilon is certified for delta >= "
+                               f"{POISSON_REPLACE_ONE_MIN_DELTA:g} (FFT noise), got {delta:g}")
     return epsilon_pld(schedule, delta, rel_width=rel_width)
 
 

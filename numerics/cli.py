@@ -213,8 +213,10 @@ def _describe(b) -> str:
         kind = "certified lower and upper bounds"
     else:
         kind = "certified upper bound; the lower bound is the trivial 0"
-    return (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
+    text = (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
             f"({kind}; adjacency {b.adjacency}, delta={b.delta:g})")
+    note = b.details.get("note") if isinstance(b.details, dict) else None
+    return text + (f"\n         note: {note}" if note and b.certified else "")
 
 
 def _one_of_all(method: str, schedule: Schedule, delta: float, rel_width: float):

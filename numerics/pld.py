@@ -413,6 +413,11 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
                 raise AccuracyNotReached(f"relative width {rel_width:.3g} not reachable: {exc}{reached}") from None
         low = max(v[0] for v in current.values())
         up = max(v[1] for v in current.values())
+        if low > up + max(abs_width, 1e-12 * abs(up)):
+            # the two sides are computed independently; crossing means the floating-point noise of the
+            # FFT (estimated, not enclosed) is beyond the target delta: refuse rather than report it
+            raise AccuracyNotReached(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
+                                     f"h={h:.3g}): floating-point noise of the FFT exceeds this delta")
         width = (up - low) / up if up - low > abs_width else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,
                         "directions": list(active), "seconds": time.perf_counter() - started})

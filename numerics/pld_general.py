@@ -110,6 +110,16 @@ def _snap(models: List[StepModel], h: float) -> float:
     return floor / math.ceil(floor / h - 1e-9)
 
 
+def _check_noise(b: _Composed, delta: float) -> None:
+    """Refuse a delta that the FFT's floating-point noise could reach: the noise is estimated per entry
+    (numerics.pld.compose), not enclosed, so a bracket is reported only when that estimate summed over
+    the whole window is below a thousandth of delta."""
+    for c in (b.upper, b.lower, b.reference):
+        if c is not None and c.noise * len(c.pmf) > 1e-3 * delta:
+            raise pld.AccuracyNotReached(f"delta {delta:.3g} is within the FFT's floating-point noise "
+                                         f"({c.noise * len(c.pmf):.2g} over the window); not certified")
+
+
 def _criterion(low: float, ref: float, up: float, rel_width: float) -> float:
     """The 'upper' that pld._refine tests against ``rel_width`` when the pairs have a gap of their own:
     the grid is refined until its share (reference - lower) is below ``rel_width`` or below a tenth
@@ -145,6 +155,7 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
 
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), tail)
+        _check_noise(b, delta)
         low = pld._eps_lower(b.lower, delta)
         if b.reference is None:
             return low, pld._eps_upper(b.upper, delta), b
@@ -173,6 +184,7 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
 
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL)
+        _check_noise(b, max(pld._delta_upper(b.upper, epsilon), 1e-300))
         return pld._delta_lower(b.lower, epsilon), pld._delta_upper(b.reference or b.upper, epsilon), b
 
     first = next(iter(orders.values()))
