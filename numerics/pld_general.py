@@ -30,7 +30,7 @@ import numpy as np
 
 from . import pld
 from .errors import InvalidParameter
-from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS
+from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS
 from .results import DeltaBounds, EpsilonBounds
 
 StepBuilder = Callable[[float, float], "pld.GridPLD"]  # (h, per-step tail) -> grid PMF
@@ -184,15 +184,18 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
 
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL)
-        _check_noise(b, max(pld._delta_upper(b.upper, epsilon), 1e-300))
-        return pld._delta_lower(b.lower, epsilon), pld._delta_upper(b.reference or b.upper, epsilon), b
+        # delta itself may be tiny: widen both sides by the FFT noise summed over the window instead
+        slack = max(c.noise * len(c.pmf) for c in (b.upper, b.lower))
+        return (max(pld._delta_lower(b.lower, epsilon) - slack, 0.0),
+                min(pld._delta_upper(b.reference or b.upper, epsilon) + slack, 1.0), b)
 
     first = next(iter(orders.values()))
     low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
                                             pld._initial_step(_Scaled(first), rel_width, 1e-5,
                                                               eps_guess=max(epsilon, 1e-3)),
-                                            PLD_DELTA_TAIL)
-    up, per_up = _finish(current, lambda b: pld._delta_upper(b.upper, epsilon))
+                                            PLD_DELTA_ABSOLUTE_WIDTH)
+    up, per_up = _finish(current, lambda b: min(pld._delta_upper(b.upper, epsilon) + max(
+        c.noise * len(c.pmf) for c in (b.upper, b.lower)), 1.0))
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
                "seconds": time.perf_counter() - started}

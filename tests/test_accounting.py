@@ -227,8 +227,10 @@ def test_pure_dp_epsilon_inverts_delta():
 
 def test_opacus_history_is_poisson():
     b = numerics.epsilon([(1.0, 0.01, 1000)], 1e-5)
-    ref = pld.epsilon_pld(Schedule.constant(q=0.01, sigma=1.0, steps=1000), 1e-5)
+    ref = numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=1000), 1e-5)
     assert (b.epsilon_lower, b.epsilon_upper) == (ref.epsilon_lower, ref.epsilon_upper)
+    other = pld.epsilon_pld(Schedule.constant(q=0.01, sigma=1.0, steps=1000), 1e-5)
+    assert other.epsilon_lower <= b.epsilon_upper and b.epsilon_lower <= other.epsilon_upper
     with pytest.raises(InvalidParameter, match="history"):
         numerics.epsilon([(1.0, 0.01)], 1e-5)
 
