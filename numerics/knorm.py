@@ -121,21 +121,23 @@ class KNorm:
     # --- epsilon ---------------------------------------------------------------------------------
     def epsilon_bounds(self, delta: float) -> tuple[float, float]:
         top = self.steps * self.shift / self.sigma  # basic composition of pure DP: delta = 0 there
-        up = _bisect(lambda e: self.delta_upper(e) <= delta, 0.0, top)
-        low = _bisect(lambda e: not self.delta_lower(e) > delta, 0.0, top)
-        return (0.0 if self.delta_lower(0.0) <= delta else low), up
+        up = _bisect(lambda e: self.delta_upper(e) <= delta, 0.0, top)[1]
+        # the lower end is the last point where the realizable pair's delta still exceeds the target
+        low = _bisect(lambda e: not self.delta_lower(e) > delta, 0.0, top)[0]
+        return low, up
 
 
-def _bisect(ok, lo: float, hi: float) -> float:
-    """Smallest x in [lo, hi] (to 1e-12 relative) with ok(x), for ok monotone false -> true."""
+def _bisect(ok, lo: float, hi: float) -> tuple[float, float]:
+    """(a, b) within 1e-12 relative with ok(b) true and, unless a = lo = 0 with ok(lo), ok(a) false, for
+    ok monotone false -> true on [lo, hi] (hi is taken as true: pure-DP basic composition has delta 0)."""
     if ok(lo):
-        return lo
+        return lo, lo
     for _ in range(100):
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         if hi - lo <= 1e-12 * hi:
             break
-    return hi
+    return lo, hi
 
 
 def _model(schedule) -> KNorm:
@@ -156,8 +158,9 @@ def epsilon_knorm(schedule, delta: float) -> EpsilonBounds:
     return EpsilonBounds(low, up, delta, "knorm-scale-mixture", schedule.adjacency, True,
                          {"pure_dp_epsilon": pure.epsilon_upper, "eps0": m.shift / m.sigma,
                           "mu_mean": math.sqrt(m.mean_s),
-                          "note": "upper: tau revealed (Gaussian scale mixture); lower: linear statistic "
-                                  "of a realizable pair; pure_dp_epsilon: optimal pure-DP composition (KOV)"})
+                          "note": f"beside it, the optimal pure-DP composition of {m.steps} steps of "
+                                  f"eps0={m.shift / m.sigma:g} (KOV): epsilon={pure.epsilon_upper:.6g}; upper: tau "
+                                  f"revealed (Gaussian scale mixture), lower: linear statistic of a realizable pair"})
 
 
 def delta_knorm(schedule, epsilon: float) -> DeltaBounds:
