@@ -93,6 +93,7 @@ from scipy import stats
 from . import pld
 from .errors import InvalidParameter
 from .location_pairs import LocationMixturePair
+from .pld_contraction import discretise_merged
 from .pld_general import StepModel
 from .pld_pairs import MixturePair
 from .schedule import Phase
@@ -209,9 +210,15 @@ def _binomial_copies(b: int, n: int, tail: float):
     return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max))
 
 
+def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
+    """A grid pair dominated by ``pair`` (numerics.pld_contraction: merged intervals, second-order tight
+    except where mass piles up within one grid step, as a subsampled pair's does above log(1 - q))."""
+    return discretise_merged(pair, h, tail)
+
+
 def _tight(pair, steps, scale, floor=None) -> StepModel:
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
-                     lambda h, t: pld.discretise_optimistic(pair, h, t), steps, scale, None, floor)
+                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor)
 
 
 def _floor(phase: Phase):
@@ -251,7 +258,7 @@ def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
     """DRS Thm. 4.2 upper (symmetrised), fixed-order realizable lower (module docstring)."""
     pair = shift_pair(phase.noise, phase.q, phase.sigma, 2.0, "remove")
     return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
-                                 lambda h, t: pld.discretise_optimistic(pair, h, t),
+                                 lambda h, t: _lower_grid(pair, h, t),
                                  phase.steps, _scale(phase, 2.0),
                                  lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase))}
 
@@ -271,7 +278,7 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
         pi, _ = _binomial_copies(b, n, t)  # dropping the far components lowers P: still a lower bound
         comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
         pair = LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),))
-        return pld.discretise_optimistic(pair, h, t)
+        return _lower_grid(pair, h, t)
 
     def reference(h, t):
         pi, _ = _binomial_copies(b, n, t)
