@@ -246,3 +246,20 @@ def test_dp_events():
     assert numerics.delta(composed, 1.0).delta_upper > 0
     with pytest.raises(InvalidParameter, match="unsupported DpEvent"):
         numerics.epsilon(dpa.RandomizedResponseDpEvent(0.1, 2), 1e-5)
+
+
+@pytest.mark.parametrize("noise,g,sigma,h", [("gaussian", 1e-3, 0.55, 1e-4), ("gaussian", 0.3, 1.0, 0.02),
+                                             ("laplace", 0.2, 1.0, 0.01)])
+def test_merged_grid_is_dominated_by_its_pair(noise, g, sigma, h):
+    from numerics.pld_contraction import discretise_merged
+    pair = dm.shift_pair(noise, g, sigma, 2.0, "remove")
+    grid = discretise_merged(pair, h, 1e-14)
+    assert abs(grid.pmf.sum() - 1) < 1e-9 and grid.pmf.min() >= 0
+    eps = np.linspace(-0.5, 3, 71) + 0.0013
+    x = (grid.k0 + np.arange(len(grid.pmf))) * h
+    grid_profile = np.array([np.sum(grid.pmf * np.maximum(-np.expm1(e - x), 0)) for e in eps])
+    assert np.all(grid_profile <= _profile(pair, eps) + 1e-12)
+    optimistic = pld.discretise_optimistic(pair, h, 1e-14)
+    xo = (optimistic.k0 + np.arange(len(optimistic.pmf))) * h
+    mean = lambda pmf, xs: float(np.dot(pmf, xs))
+    assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - 1e-12  # closer to the true mean loss
