@@ -186,8 +186,11 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
         b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL)
         # delta itself may be tiny: widen both sides by the FFT noise summed over the window instead
         slack = max(c.noise * len(c.pmf) for c in (b.upper, b.lower))
-        return (max(pld._delta_lower(b.lower, epsilon) - slack, 0.0),
-                min(pld._delta_upper(b.reference or b.upper, epsilon) + slack, 1.0), b)
+        low = max(pld._delta_lower(b.lower, epsilon) - slack, 0.0)
+        ref = min(pld._delta_upper(b.reference or b.upper, epsilon) + slack, 1.0)
+        if b.reference is None:
+            return low, ref, b
+        return low, _criterion(low, ref, min(pld._delta_upper(b.upper, epsilon) + slack, 1.0), rel_width), b
 
     first = next(iter(orders.values()))
     low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
