@@ -149,6 +149,22 @@ def _kov():
     return b.epsilon_lower, b.epsilon_upper
 
 
+_NOTES = """
+
+### Notes on our widths
+
+- M1: the lower bound is the composition of one realizable pair in a fixed order (3.71 when the grid
+  is fine: M2's bracket is that pair's); the upper bound is Dong-Roth-Su's subsampling theorem
+  symmetrised over both orders, valid against an adversary that flips the order per step. The 9 %
+  gap is what is not known about that adversary (numerics.adaptive, issue 25, works on it); no grid
+  can close it, and the issue's 2 % target is not met by this proven bound.
+- M3: with replacement the upper bound reveals the copy count (a loose step), so the bracket is wide;
+  the lower bound (realizable: copies of the record add up) is already well above fixed-size's.
+- dp_accounting, prv_accountant and autodp have no event for fixed-size PLD or with-replacement
+  sampling, and dp_accounting's RDP refuses WOR under add/remove.
+"""
+
+
 def _fmt(x):
     return "" if x is None else f"{x:.5g}"
 
@@ -182,7 +198,7 @@ def run() -> str:
             lines.append(f"| | {label} | {_fmt(p_low)} | {_fmt(p_up)} | {width} | {psecs:.2f} | {verdict} |")
             print(lines[-1], file=sys.stderr, flush=True)
     lines += ["", "### Peer disagreements (every peer number outside our certified interval)", ""] + flags
-    return "\n".join(lines)
+    return "\n".join(lines) + _NOTES
 
 
 if __name__ == "__main__":
