@@ -65,7 +65,11 @@ class _Composed:
     reference: "pld.ComposedPLD | None"
 
 
-def _compose_order(models: List[StepModel], h: float, tail: float) -> _Composed:
+#: below this delta the epsilon side composes with exponential tilting (numerics.pld_tilted)
+TILT_BELOW_DELTA = 1e-8
+
+
+def _compose_order(models: List[StepModel], h: float, tail: float, tilt_delta: float | None = None) -> _Composed:
     total = sum(m.steps for m in models)
     per_step_tail = tail / total
     upper = [(m.upper(h, per_step_tail), m.steps) for m in models]
@@ -78,8 +82,23 @@ def _compose_order(models: List[StepModel], h: float, tail: float) -> _Composed:
     # numerics.pld, a dominating pair need not dominate the realizable one step by step in the lower tail
     reference = None
     if any(m.reference is not None for m in models):
-        reference = pld.compose([((m.reference or m.upper)(h, per_step_tail), m.steps) for m in models], h, tail)
+        ref_steps = [((m.reference or m.upper)(h, per_step_tail), m.steps) for m in models]
+        reference = _tilted(ref_steps, h, tail, tilt_delta)[0] if tilt_delta else _compose(ref_steps, h, tail)
+    if tilt_delta:
+        return _Composed(_tilted(upper, h, tail, tilt_delta)[0], _tilted(lower, h, tail, tilt_delta)[1], reference)
     return _Composed(_compose(upper, h, tail), _compose(lower, h, tail), reference)
+
+
+def _tilted(steps, h: float, tail: float, delta: float):
+    """(upper, lower) composed with exponential tilting at the Chernoff exponent of delta."""
+    from .pld_tilted import chernoff_lambda, compose_tilted
+    hc = h * _COARSEN
+    window = (pld._window_side([(_coarse(s, -1), t) for s, t in steps], hc, tail, -1) * _COARSEN,
+              pld._window_side([(_coarse(s, +1), t) for s, t in steps], hc, tail, +1) * _COARSEN)
+    lam, eps_guess = chernoff_lambda(steps, h, delta)
+    mean = sum(t * pld._moments(s, h)[0] for s, t in steps)
+    x_floor = max(mean, eps_guess - 40.0 / lam) if eps_guess > mean else mean
+    return compose_tilted(steps, h, tail, window, lam, x_floor)
 
 
 _COARSEN = 64
@@ -154,7 +173,8 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
     started = time.perf_counter()
 
     def bracket_of(order, h):
-        b = _compose_order(orders[order], _snap(orders[order], h), tail)
+        b = _compose_order(orders[order], _snap(orders[order], h), tail,
+                           delta if delta < TILT_BELOW_DELTA else None)
         _check_noise(b, delta)
         low = pld._eps_lower(b.lower, delta)
         if b.reference is None:

@@ -126,3 +126,17 @@ def test_with_replacement_worst_pair_more_steps(noise, steps):
     law_p, law_q = _laws("with-replacement", "replace-one", d, dp, n, b)
     assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_upper) <= DELTA * (1 + RTOL)
     assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_lower) >= DELTA * (1 - LOWER_RTOL[steps])
+
+
+@pytest.mark.parametrize("sampling,noise,adjacency", [("poisson", "gaussian", "add-remove"),
+                                                      ("fixed-size", "gaussian", "replace-one"),
+                                                      ("fixed-size", "laplace", "add-remove")])
+@pytest.mark.parametrize("delta", [1e-10, 1e-14])
+def test_tiny_delta_brackets_the_truth(sampling, noise, adjacency, delta):
+    """Below 1e-8 the epsilon side composes with exponential tilting (numerics.pld_tilted)."""
+    n, b, sigma, steps = 4, 2, 1.0, 2
+    bracket = numerics.epsilon(Schedule((_phase(sampling, noise, n, b, sigma, steps),), adjacency), delta)
+    d, dp = _worst(sampling, adjacency, n)
+    law_p, law_q = _laws(sampling, adjacency, d, dp, n, b)
+    assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_upper) <= delta * (1 + 1e-3)
+    assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_lower) >= delta * (1 - 1e-3)
