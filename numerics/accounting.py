@@ -22,12 +22,10 @@ from typing import Callable, Dict, Optional, Tuple
 
 from . import dominating
 from .errors import InvalidParameter, check_delta, check_epsilon
-from .precision import PLD_RELATIVE_WIDTH
+from .precision import PLD_RELATIVE_WIDTH, POISSON_REPLACE_ONE_MIN_DELTA
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
-#: below this delta numerics.pld (which has no FFT-noise guard) is not used for replace-one
-POISSON_REPLACE_ONE_MIN_DELTA = 1e-10
 #: coarser widths tried, in order, when the requested one is out of the grid budget
 _FALLBACK_WIDTHS = (1e-2, 3e-2, 1e-1, 3e-1)
 

@@ -30,7 +30,8 @@ import numpy as np
 
 from . import pld
 from .errors import InvalidParameter
-from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS
+from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS,
+                        TILT_BELOW_DELTA)
 from .results import DeltaBounds, EpsilonBounds
 
 StepBuilder = Callable[[float, float], "pld.GridPLD"]  # (h, per-step tail) -> grid PMF
@@ -63,10 +64,6 @@ class _Composed:
     upper: "pld.ComposedPLD"
     lower: "pld.ComposedPLD"
     reference: "pld.ComposedPLD | None"
-
-
-#: below this delta the epsilon side composes with exponential tilting (numerics.pld_tilted)
-TILT_BELOW_DELTA = 1e-8
 
 
 def _compose_order(models: List[StepModel], h: float, tail: float, tilt_delta: float | None = None) -> _Composed:
