@@ -47,8 +47,12 @@ every adaptively chosen step, :math:`H_{e^\varepsilon} \le \max(\delta_A(\vareps
 :func:`symmetrised` builds a grid pair whose profile is at least that maximum at every
 :math:`\varepsilon` (proof there); it dominates every step in both orders, hence composes adaptively
 (ZDW22 Thm. 10). The lower bound composes A, realizable as above with the same two data sets in every
-step (a fixed order). The gap between the two is the price of not knowing the adversary's order; the
-adaptive analysis is numerics.adaptive's business (numerics.accounting's table points there).
+step (a fixed order). The gap between the two is the price of not knowing the adversary's order.
+No per-step dominating pair can do better: a pair dominating both A and B has a profile at least
+:math:`\max(\delta_A, \delta_B)`, and the profile determines the pair up to equivalence, so the
+symmetrised pair is the least one (up to the grid). A tighter upper bound has to use how the
+adversary can choose the order (an adaptive analysis, numerics.adaptive; the table of
+numerics.accounting is where to point this mechanism at it).
 
 With-replacement batches (b independent uniform draws), replace-one
 -------------------------------------------------------------------
