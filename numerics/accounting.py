@@ -118,6 +118,10 @@ TABLE: Dict[Tuple[str, str, str], Accountant] = {
     ("fixed-size", "gaussian", "replace-one"): _pairs(lambda p, adj: dominating.fixed_size_replace_one(p)),
     ("fixed-size", "laplace", "add-remove"): _pairs(lambda p, adj: dominating.fixed_size_add_remove(p)),
     ("fixed-size", "laplace", "replace-one"): _pairs(lambda p, adj: dominating.fixed_size_replace_one(p)),
+    ("with-replacement", "gaussian", "add-remove"):
+        _pairs(lambda p, adj: dominating.with_replacement_add_remove(p)),
+    ("with-replacement", "laplace", "add-remove"):
+        _pairs(lambda p, adj: dominating.with_replacement_add_remove(p)),
     ("with-replacement", "gaussian", "replace-one"):
         _pairs(lambda p, adj: dominating.with_replacement_replace_one(p)),
     ("with-replacement", "laplace", "replace-one"):
@@ -132,7 +136,7 @@ TABLE: Dict[Tuple[str, str, str], Accountant] = {
 
 #: why a combination is absent, by (sampling, adjacency) (the one-line refusal)
 _WHY_NOT = {
-    ("with-replacement", "add-remove"): "the draw probabilities 1/n and 1/(n-1) differ; use replace-one",
+    ("poisson", "replace-one"): "no replace-one pair is implemented for Poisson sampling with this noise",
 }
 
 

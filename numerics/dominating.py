@@ -54,8 +54,8 @@ symmetrised pair is the least one (up to the grid). A tighter upper bound has to
 adversary can choose the order (an adaptive analysis, numerics.adaptive; the table of
 numerics.accounting is where to point this mechanism at it).
 
-With-replacement batches (b independent uniform draws), replace-one
--------------------------------------------------------------------
+With-replacement batches (b independent uniform draws)
+------------------------------------------------------
 Let K ~ Bin(b, 1/n) be the number of draws of the replaced slot, :math:`\pi_k` its law,
 :math:`\gamma = 1 - \pi_0`. Couple: draw b indices :math:`J_1..J_b` uniformly among the other n - 1
 records and K independently; the batch is :math:`J_1..J_{b-K}` plus K copies of the slot (the same law
@@ -70,8 +70,14 @@ sensitivity 2k, so DRS Thm. 4.2 bounds its profile by that of :math:`C_\gamma(G_
 of :func:`symmetrised` grid pairs dominates the step in both orders. Components with k beyond the
 point where the remaining weight is below the tail go to the +infinity atom. *Lower:* all records at
 :math:`-e`, x at :math:`+e`, x' at :math:`-e`: :math:`P = \sum_k \pi_k N(2k e)`, :math:`Q = N(0)`.
-Add-remove with replacement is refused: the draw probabilities 1/n and 1/(n-1) differ, which this
-coupling does not cover.
+*Add-remove* (D has n records, D' = D minus x; n is the larger size): a draw from D is x with
+probability 1/n and otherwise uniform on D', so the same coupling gives
+:math:`P_J = \sum_k \pi_k N(m_k + k v_x)` against :math:`Q_J = N(m_0)` (D' draws :math:`J_1..J_b`). Revealing k' as
+above leaves :math:`((1-\gamma)N(m_0) + \gamma N(p_k),\ N(m_0))` with :math:`\|p_k - m_0\| \le 2k`, dominated by
+:math:`A_{\gamma,2k} = ((1-\gamma)N(0) + \gamma N(2k), N(0))` through (F1) alone (the order is fixed for the run,
+so no symmetrisation): the upper grid is the :math:`\pi_k/\gamma`-mixture of their connect-the-dots grids
+(order ``remove``; their reverses for ``add``), the lower one the realizable copies pair (records of D'
+at :math:`-e`, x at :math:`+e`) and its reverse.
 
 Laplace noise (scalar records, density ~ exp(-|z| / sigma))
 -----------------------------------------------------------
@@ -291,6 +297,30 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
 
     return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
                                  math.log1p(-gamma))}
+
+
+def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
+    """Mixture over the copy count k of shift-2k pairs per order (upper), the copies pair (lower)."""
+    b, n, sigma, noise = phase.batch_size, phase.dataset_size, phase.sigma, phase.noise
+    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+
+    def copies_pair(t, direction):
+        pi, _ = _binomial_copies(b, n, t)
+        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
+        if direction == "remove":
+            return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),))
+        return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps))
+
+    def model(direction):
+        def upper(h, t):
+            pi, beyond = _binomial_copies(b, n, t)
+            parts = [(pi[k] / gamma, pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction),
+                                                                h, t)) for k in range(1, len(pi))]
+            return mixture(parts, extra_inf=beyond / gamma)
+        return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
+                         (gamma, sigma / 2.0), lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t),
+                         math.log1p(-gamma))
+    return {d: model(d) for d in ("remove", "add")}
 
 
 def orders_of(models: List[Dict[str, StepModel]]) -> Dict[str, List[StepModel]]:

@@ -91,8 +91,8 @@ class LocationMixturePair:
                 wp = sum(w for w, m in self.p_components if m == mp)
                 wq = sum(w for w, m in self.q_components if m == mq)
                 out.append(float(np.log(wp / wq)))
-            else:
-                out.append(sign * np.inf if sign * (mp - mq) > 0 else -sign * np.inf)
+            else:  # the component further out dominates: P's (loss -> +inf) or Q's (loss -> -inf)
+                out.append(np.inf if sign * (mp - mq) > 0 else -np.inf)
         return out[0], out[1]
 
     def z_of_loss(self, ell):
