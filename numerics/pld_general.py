@@ -29,7 +29,6 @@ from typing import Callable, Dict, List
 import numpy as np
 
 from . import pld
-from .errors import InvalidParameter
 from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS,
                         TILT_BELOW_DELTA)
 from .results import DeltaBounds, EpsilonBounds
@@ -220,8 +219,3 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     return DeltaBounds(low, up, epsilon, method, adjacency, True, details)
-
-
-def check_orders(orders: Dict[str, List[StepModel]]) -> None:
-    if not orders or any(not m for m in orders.values()):
-        raise InvalidParameter("a schedule needs at least one phase")
