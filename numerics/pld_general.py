@@ -187,6 +187,10 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     if any(v[2].reference is not None for v in current.values()):
+        # where the realizable pair itself lies (its composition in one fixed order): the lower bound
+        # and the reference's certified upper bound bracket it
+        details["realizable_pair"] = {d: {"lower": v[0], "upper": pld._eps_upper(v[2].reference, delta)}
+                                      for d, v in current.items() if v[2].reference is not None}
         details["note"] = (f"the dominating pair differs from the realizable one: the grid is refined on "
                            f"the realizable pair to rel_width {rel_width:g} or a tenth of the gap between "
                            f"the pairs; that gap is the rest of the width (no grid can close it)")
