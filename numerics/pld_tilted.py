@@ -84,8 +84,9 @@ def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: f
     total = np.roll(scipy.fft.irfft(np.exp(log_mag) * np.exp(1j * phase), n=n), -(lo % n))
     noise = 2.0 * max(float(-total.min()), 1e-16 * float(total.max()))
     x = (lo + np.arange(n)) * h
-    keep = x >= x_floor
-    scale = np.exp(np.minimum(log_m_total - lam * x[keep], 700.0))
+    # untilting factors above e^700 would overflow: such low losses join the floor instead
+    keep = x >= max(x_floor, (log_m_total - 700.0) / lam)
+    scale = np.exp(log_m_total - lam * x[keep])
     up_keep = (total[keep] + noise) * scale
     low_keep = np.maximum(total[keep] - noise, 0.0) * scale
     finite = math.exp(log_survive)
