@@ -93,3 +93,11 @@ def delta_composed(law_p, law_q, sigma, noise, steps: int, eps: float) -> float:
         total += float(np.sum(w[i:i + 250, None] * w[None, :] * f(s)))
     return total
 
+
+
+def delta_two_steps(first: tuple, second: tuple, sigma, noise, eps: float) -> float:
+    """delta(eps) of two steps with different pairs (first = (law_p, law_q), second likewise): the
+    order of a replace-one pair may flip from one step to the next."""
+    L1, w1 = loss_atoms(*first, sigma, noise, 20000)
+    L2, w2 = loss_atoms(*second, sigma, noise, 20000)
+    return float(np.dot(w1, _suffix(L2, w2)(eps - L1)))

@@ -137,3 +137,18 @@ def test_tiny_delta_brackets_the_truth(sampling, noise, adjacency, delta):
     law_p, law_q = _laws(sampling, adjacency, d, dp, n, b)
     assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_upper) <= delta * (1 + 1e-3)
     assert _truth(law_p, law_q, sigma, noise, steps, bracket.epsilon_lower) >= delta * (1 - 1e-3)
+
+
+@pytest.mark.parametrize("sampling,noise", [("fixed-size", "gaussian"), ("fixed-size", "laplace"),
+                                            ("with-replacement", "gaussian"), ("poisson", "gaussian")])
+def test_replace_one_upper_bound_holds_when_the_order_flips(sampling, noise):
+    """Replace-one neighbours are symmetric: an adversary may present the pair in one order in step 1
+    and in the other in step 2. The upper bound must cover that too (a non-adaptive flip suffices to
+    show a fixed-order bound would fail, the sequence here is fixed in advance)."""
+    from tests.oracle_tiny import delta_two_steps
+    n, b, sigma = 4, 2, 1.0
+    bracket = _bracket(_phase(sampling, noise, n, b, sigma, 2), "replace-one")
+    d, dp = _worst(sampling, "replace-one", n)
+    law_p, law_q = _laws(sampling, "replace-one", d, dp, n, b)
+    flipped = delta_two_steps((law_p, law_q), (law_q, law_p), sigma, noise, bracket.epsilon_upper)
+    assert flipped <= DELTA * (1 + RTOL)
