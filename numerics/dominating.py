@@ -253,6 +253,9 @@ def poisson_add_remove(phase: Phase) -> Dict[str, StepModel]:
 
 
 def fixed_size_add_remove(phase: Phase) -> Dict[str, StepModel]:
+    if phase.batch_size >= phase.dataset_size:  # the smaller data set could not fill the batch
+        raise InvalidParameter(f"fixed-size sampling under add-remove needs batch_size < dataset_size, got "
+                               f"{phase.batch_size} of {phase.dataset_size}")
     return add_remove_models(phase, 2.0)
 
 
