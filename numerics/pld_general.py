@@ -147,6 +147,27 @@ def _criterion(low: float, ref: float, up: float, rel_width: float) -> float:
     return low + (ref - low) * rel_width / target
 
 
+def _remember(seen: dict, order: str, low: float, up: float, h: float) -> None:
+    """Keep, per order, the best lower and upper bound of any grid so far (every one is valid)."""
+    if not low <= up * (1 + 1e-12) + 1e-300:
+        return  # crossed: floating-point noise; pld._refine refuses this pass
+    old_low, old_up = seen.get(order, (-math.inf, math.inf))
+    seen[order] = (max(old_low, low), min(old_up, up))
+
+
+def _best_seen(seen: dict, orders, exc, make):
+    """When the requested width is out of reach, the best certified bracket seen, with the reason."""
+    if set(seen) != set(orders):
+        raise exc
+    low, up = max(v[0] for v in seen.values()), max(v[1] for v in seen.values())
+    if not (math.isfinite(up) and low <= up):
+        raise exc
+    b = make(low, up)
+    b.details["note"] = f"{exc}; reported: the best certified bracket reached"
+    b.details["orders"] = {d: {"lower": v[0], "upper": v[1]} for d, v in seen.items()}
+    return b
+
+
 def _finish(current, side):
     """Max over orders of ``side`` (a function of the composed order) and the per-order values."""
     per = {d: side(v[2]) for d, v in current.items()}
@@ -168,20 +189,26 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
     tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
+    seen: dict = {}
+
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), tail,
                            delta if delta < TILT_BELOW_DELTA else None)
         _check_noise(b, delta)
-        low = pld._eps_lower(b.lower, delta)
+        low, true_up = pld._eps_lower(b.lower, delta), pld._eps_upper(b.upper, delta)
+        _remember(seen, order, low, true_up, h)
         if b.reference is None:
-            return low, pld._eps_upper(b.upper, delta), b
-        return low, _criterion(low, pld._eps_upper(b.reference, delta), pld._eps_upper(b.upper, delta),
-                               rel_width), b
+            return low, true_up, b
+        return low, _criterion(low, pld._eps_upper(b.reference, delta), true_up, rel_width), b
 
     first = next(iter(orders.values()))
-    low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
-                                            pld._initial_step(_Scaled(first), rel_width, delta),
-                                            PLD_ABSOLUTE_WIDTH)
+    try:
+        low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
+                                                pld._initial_step(_Scaled(first), rel_width, delta),
+                                                PLD_ABSOLUTE_WIDTH)
+    except pld.AccuracyNotReached as exc:
+        return _best_seen(seen, orders, exc, lambda lo, hi: EpsilonBounds(
+            lo, hi, delta, method, adjacency, True, {"tail": tail, "seconds": time.perf_counter() - started}))
     up, per_up = _finish(current, lambda b: pld._eps_upper(b.upper, delta))
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
@@ -201,6 +228,7 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
                  adjacency: str, method: str, max_refinements: int = 6) -> DeltaBounds:
     """Certified delta bounds at ``epsilon``: max over orders of the composed lower and upper pairs."""
     started = time.perf_counter()
+    seen: dict = {}
 
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL)
@@ -208,15 +236,21 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
         slack = max(c.noise * len(c.pmf) for c in (b.upper, b.lower))
         low = max(pld._delta_lower(b.lower, epsilon) - slack, 0.0)
         ref = min(pld._delta_upper(b.reference or b.upper, epsilon) + slack, 1.0)
+        true_up = min(pld._delta_upper(b.upper, epsilon) + slack, 1.0)
+        _remember(seen, order, low, true_up, h)
         if b.reference is None:
             return low, ref, b
-        return low, _criterion(low, ref, min(pld._delta_upper(b.upper, epsilon) + slack, 1.0), rel_width), b
+        return low, _criterion(low, ref, true_up, rel_width), b
 
     first = next(iter(orders.values()))
-    low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
-                                            pld._initial_step(_Scaled(first), rel_width, 1e-5,
-                                                              eps_guess=max(epsilon, 1e-3)),
-                                            PLD_DELTA_ABSOLUTE_WIDTH)
+    try:
+        low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
+                                                pld._initial_step(_Scaled(first), rel_width, 1e-5,
+                                                                  eps_guess=max(epsilon, 1e-3)),
+                                                PLD_DELTA_ABSOLUTE_WIDTH)
+    except pld.AccuracyNotReached as exc:
+        return _best_seen(seen, orders, exc, lambda lo, hi: DeltaBounds(
+            lo, hi, epsilon, method, adjacency, True, {"seconds": time.perf_counter() - started}))
     up, per_up = _finish(current, lambda b: min(pld._delta_upper(b.upper, epsilon) + max(
         c.noise * len(c.pmf) for c in (b.upper, b.lower)), 1.0))
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
