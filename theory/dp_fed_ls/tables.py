@@ -1,0 +1,266 @@
+r"""Tables 2-6 (L314-379): the privacy columns re-accounted, and the arithmetic behind "LS beats DP-Fed".
+
+Tables 3 and 6 print epsilon for noise multipliers z (L329, L369) from autodp (uniform, WBK) and
+TF-privacy (Poisson, RDP) (L302 footnotes). We regenerate them (a) as the paper did: WBK Theorem 27 at
+noise multiplier z (i.e. sensitivity = clip L), and the exact Poisson RDP on TF-privacy's order grid with
+the classic conversion; (b) certified, for what the algorithm runs: under replace-one a replaced client
+moves the sum by 2L, so at noise std zL the uniform noise multiplier is z/2 (upper bound: WBK; lower bound:
+a realizable pair, :func:`uniform_lower_epsilon`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from numerics.rdp import log_a
+from theory.dp_fed_ls import wbk
+from theory.dp_fed_ls.closed_form import delta_of
+from theory.dp_fed_ls.paper_values import SETTINGS, TABLES
+from theory.ledger import Verdict, agrees_with_printed, claim
+
+#: TF-privacy's default order grid of the time (rdp_accountant examples)
+TF_ORDERS = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)))
+#: integer orders for WBK (the optimum sits at small orders in every setting here)
+WBK_ORDERS = tuple(range(2, 12))
+TABLE_SETTING = {3: "svhn", 6: "shakespeare"}
+
+
+def setting(table: int) -> dict:
+    st = SETTINGS[TABLE_SETTING[table]]
+    n = int(st["clients"].value)
+    return {"n": n, "tau": st["tau"].value, "rounds": int(st["rounds"].value), "delta": delta_of(n),
+            "z": [p.value for p in st["noise_multipliers"]]}
+
+
+#: half-width of the window of TF orders evaluated around the best integer order (eps(alpha) is unimodal here)
+TF_WINDOW = 0.6
+
+
+def poisson_epsilon_tf(tau, z, rounds, delta) -> float:
+    """Exact Poisson RDP on TF-privacy's order grid, eps = rdp + log(1/delta)/(alpha-1) (the paper's accountant),
+    minimised over the grid orders within TF_WINDOW of the best integer order."""
+    def eps(a):
+        return rounds * float(log_a(tau, z, a, dps=15)) / (a - 1) + math.log(1 / delta) / (a - 1)
+
+    best_int = min(range(2, 64), key=eps)
+    return min(eps(a) for a in TF_ORDERS if abs(a - best_int) <= TF_WINDOW)
+
+
+def uniform_epsilon_paper(tau, z, rounds, delta) -> float:
+    """WBK (Theorem 27) at noise multiplier z: what autodp returns when z is taken relative to the clip L."""
+    return wbk.epsilon_upper(tau, z, rounds, delta, orders=WBK_ORDERS, variant="theorem-27")[0]
+
+
+def uniform_lower_epsilon(tau, z, rounds, delta, *, bins=1200, width=10.0, h=4e-3) -> float:
+    r"""Certified LOWER bound on eps for fixed-size sampling, replace-one, noise std z*L: the realizable pair
+    where the replaced client's clipped update is +L e_1 and its replacement's -L e_1 (all others 0), so each
+    round outputs (1-tau)N(0,z^2)+tau N(+-1, z^2) (units of L). The outputs are binned (post-processing, so
+    the binned pair's divergence is no larger) and composed with dp_accounting-style optimistic rounding,
+    implemented here with numpy/scipy: the privacy-loss pmf is rounded DOWN to a grid of width h."""
+    from scipy.stats import norm
+
+    edges = np.concatenate([[-np.inf], np.linspace(-width * z, width * z, bins), [np.inf]])
+
+    def log_mass(mu):
+        la, lb = norm.logcdf((edges[:-1] - mu) / z), norm.logcdf((edges[1:] - mu) / z)
+        return lb + np.log(-np.expm1(np.minimum(la - lb, -1e-300)))
+
+    l0 = log_mass(0.0)
+    lp = np.logaddexp(math.log1p(-tau) + l0, math.log(tau) + log_mass(1.0))
+    lq = np.logaddexp(math.log1p(-tau) + l0, math.log(tau) + log_mass(-1.0))
+    loss = lp - lq
+    k = np.floor(loss / h).astype(np.int64)                  # rounding the loss down: an optimistic PLD
+    p = np.exp(lp)
+    kmin = k.min()
+    total, offset = _self_compose(np.bincount(k - kmin, weights=p), int(kmin), rounds)
+    losses = (np.arange(len(total)) + offset) * h
+
+    def delta_at(eps):
+        m = losses > eps
+        return float(np.sum(total[m] * -np.expm1(eps - losses[m])))
+
+    lo, hi = 0.0, float(losses.max())
+    if delta_at(0.0) <= delta:
+        return 0.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if delta_at(mid) > delta else (lo, mid)
+    return lo
+
+
+def _trim(pmf, offset):
+    keep = pmf > 1e-30
+    first, last = int(np.argmax(keep)), len(keep) - int(np.argmax(keep[::-1]))
+    return pmf[first:last], offset + first
+
+
+def _self_compose(pmf, offset: int, n: int):
+    """n-fold convolution of a pmf on the integer grid starting at ``offset``, by repeated squaring (FFT)."""
+    from scipy.signal import fftconvolve
+
+    result, r_off = None, 0
+    base, b_off = pmf, offset
+    while n:
+        if n & 1:
+            if result is None:
+                result, r_off = base, b_off
+            else:
+                result, r_off = _trim(np.clip(fftconvolve(result, base), 0, None), r_off + b_off)
+        n >>= 1
+        if n:
+            base, b_off = _trim(np.clip(fftconvolve(base, base), 0, None), 2 * b_off)
+    return result, r_off
+
+
+def _printed_eps(table: int):
+    row = TABLES[table]["epsilon"]
+    return row[:4], row[4:]
+
+
+def _as_printed_claim(table: int) -> Verdict:
+    st = setting(table)
+    uni_p, poi_p = _printed_eps(table)
+    rows, worst, mismatches = [], math.inf, []
+    for z, pu, pp in zip(st["z"], uni_p, poi_p):
+        eu = uniform_epsilon_paper(st["tau"], z, st["rounds"], st["delta"])
+        ep = poisson_epsilon_tf(st["tau"], z, st["rounds"], st["delta"])
+        for name, ours, printed in (("uniform", eu, pu), ("poisson", ep, pp)):
+            ok = agrees_with_printed(ours, printed.text)
+            if not ok:
+                mismatches.append({"z": z, "column": name, "ours": ours, "printed": printed.text})
+            worst = min(worst, -abs(ours - printed.value) / printed.value if not ok else 0.0)
+        rows.append({"z": z, "uniform_wbk_at_z": eu, "poisson_tf_rdp": ep, "printed": [pu.text, pp.text]})
+    status = "holds" if not mismatches else "holds-with-correction"
+    return Verdict(status, "numeric", worst, evidence={"setting": st, "rows": rows, "mismatches": mismatches,
+                   "reading": "uniform: WBK Theorem 27 with noise multiplier z relative to sensitivity L (not 2L)"},
+                   reason="" if not mismatches else "printed cells that do not round from the accountant: "
+                   + "; ".join(f"{m['column']} z={m['z']}: {m['ours']:.4f} vs {m['printed']}" for m in mismatches))
+
+
+@claim(id="004.table-3.epsilon-as-printed", seed="004", lines="L302, L329, L331-L333",
+       statement="Table 3's epsilons (SVHN: N = 2000, tau = 0.05, T = 200, z = 1.5, 1.3, 1.1, 1.0) are what the paper's accountants give: autodp/WBK for uniform, TF-privacy RDP for Poisson.",
+       recorded="holds")
+def table3_as_printed() -> Verdict:
+    return _as_printed_claim(3)
+
+
+@claim(id="004.table-6.epsilon-as-printed", seed="004", lines="L302, L369, L373-L375",
+       statement="Table 6's epsilons (Shakespeare: N = 975, tau = 0.2, T = 100, z = 1.6, 1.4, 1.2, 1.0) are what the paper's accountants give.",
+       recorded="holds-with-correction")
+def table6_as_printed() -> Verdict:
+    return _as_printed_claim(6)
+
+
+def _uniform_certified_claim(table: int) -> Verdict:
+    st = setting(table)
+    uni_p, _ = _printed_eps(table)
+    rows, worst_lower = [], math.inf
+    for z, pu in zip(st["z"], uni_p):
+        upper = uniform_epsilon_paper(st["tau"], z / 2, st["rounds"], st["delta"])
+        lower = uniform_lower_epsilon(st["tau"], z, st["rounds"], st["delta"])
+        rows.append({"z": z, "printed": pu.text, "certified_upper_2L": upper, "certified_lower": lower})
+        worst_lower = min(worst_lower, (pu.value - lower) / pu.value)
+    if worst_lower < 0:
+        return Verdict("refuted", "numeric", worst_lower, evidence={"setting": st, "rows": rows},
+                       counterexample=min(rows, key=lambda r: float(r["printed"]) - r["certified_lower"]))
+    return Verdict("holds-with-correction", "numeric", worst_lower,
+                   evidence={"setting": st, "rows": rows, "correction": "epsilon = certified_upper_2L (WBK at "
+                             "noise multiplier z/2: a replaced client moves the clipped sum by 2L)",
+                             "noise_reading": "noise std z*L in both columns (one z list for both, L329/L369)"},
+                   reason="the printed uniform epsilon accounts sensitivity L; under replace-one it is 2L, and then "
+                          "only the corrected (larger) epsilon is certified; the printed value lies between our "
+                          "certified lower and upper bounds, so it is neither proved nor refuted")
+
+
+@claim(id="004.table-3.uniform-certified", seed="004", lines="L188-L192, L329-L333, L455",
+       statement="Table 3's uniform-sampling epsilons are (eps, 1/2000^1.1)-DP guarantees for fixed-size client sampling under replace-one adjacency at noise std zL.",
+       recorded="holds-with-correction")
+def table3_uniform_certified() -> Verdict:
+    return _uniform_certified_claim(3)
+
+
+@claim(id="004.table-6.uniform-certified", seed="004", lines="L188-L192, L369-L375, L455",
+       statement="Table 6's uniform-sampling epsilons are (eps, 1/975^1.1)-DP guarantees for fixed-size client sampling under replace-one adjacency at noise std zL.",
+       recorded="holds-with-correction")
+def table6_uniform_certified() -> Verdict:
+    return _uniform_certified_claim(6)
+
+
+# --- the "LS beats DP-Fed" sentences: exact arithmetic on the printed cells ------------------------------
+
+def _cells(table: int):
+    rows = TABLES[table]["rows"]
+    base = [p.value for p in rows[0.0]]
+    ls = {s: [p.value for p in r] for s, r in rows.items() if s != 0.0}
+    return base, ls
+
+
+def beats_counts(table: int) -> dict:
+    """Per column: does the best sigma > 0 beat sigma = 0, and how many of the (sigma > 0) cells do."""
+    base, ls = _cells(table)
+    n_cols = len(base)
+    best = [max(r[c] for r in ls.values()) > base[c] for c in range(n_cols)]
+    every = [(s, c) for s, r in ls.items() for c in range(n_cols) if r[c] <= base[c]]
+    gain = [round(max(r[c] for r in ls.values()) - base[c], 2) for c in range(n_cols)]
+    return {"columns_best_ls_wins": sum(best), "columns": n_cols, "ls_cells_not_above_dpfed": every,
+            "ls_cells": n_cols * len(ls), "best_gain_per_column": gain}
+
+
+def _beats_claim(table: int, every_cell: bool) -> Verdict:
+    c = beats_counts(table)
+    fails = len(c["ls_cells_not_above_dpfed"]) if every_cell else c["columns"] - c["columns_best_ls_wins"]
+    if fails == 0:
+        return Verdict("holds", "exact", 0.0, evidence=c)
+    return Verdict("refuted", "exact", -fails / (c["ls_cells"] if every_cell else c["columns"]), evidence=c,
+                   counterexample={"cells_sigma_column": c["ls_cells_not_above_dpfed"]})
+
+
+@claim(id="004.table-2.ls-beats-almost-all", seed="004", lines="L312, L314-L320",
+       statement="Table 2: DP-Fed-LS outperforms DP-Fed in almost all settings (best sigma > 0 above sigma = 0 in every column), most at small eps.",
+       recorded="holds")
+def table2_beats() -> Verdict:
+    c = beats_counts(2)
+    ok = c["columns_best_ls_wins"] == c["columns"]
+    gains = c["best_gain_per_column"]
+    small_eps_largest = gains[0] == max(gains[:4]) and gains[4] == max(gains[4:])
+    c["largest_gain_at_smallest_eps_each_sampling"] = small_eps_largest
+    return Verdict("holds" if ok and small_eps_largest else "refuted", "exact", 0.0, evidence=c,
+                   counterexample=None if ok and small_eps_largest else {"gains": gains})
+
+
+@claim(id="004.table-3.ls-beats-every-cell", seed="004", lines="L339, L331-L337",
+       statement="Table 3: DP-Fed-LS yields higher accuracy than DP-Fed with both subsamplings and every DP guarantee (every sigma > 0 cell above sigma = 0).",
+       recorded="refuted")
+def table3_beats() -> Verdict:
+    return _beats_claim(3, every_cell=True)
+
+
+@claim(id="004.table-6.ls-beats-every-cell", seed="004", lines="L371, L373-L379",
+       statement="Table 6: DP-Fed-LS provides better utility than DP-Fed (every sigma > 0 cell above sigma = 0).",
+       recorded="holds")
+def table6_beats() -> Verdict:
+    return _beats_claim(6, every_cell=True)
+
+
+@claim(id="004.table-5.consistently-better", seed="004", lines="L354-L361",
+       statement="Table 5: DP-Fed-LS with every flattening order is consistently better than DP-Fed (85.18 uniform, 85.53 Poisson).",
+       recorded="holds")
+def table5_beats() -> Verdict:
+    base = [p.value for p in TABLES[5]["baseline"]]
+    bad = [(s, c) for s, r in TABLES[5]["rows"].items() for c, p in enumerate(r) if p.value <= base[c // 4]]
+    if not bad:
+        return Verdict("holds", "exact", 0.0, evidence={"cells": 24, "baseline": base})
+    return Verdict("refuted", "exact", -len(bad) / 24, evidence={"baseline": base}, counterexample={"cells": bad})
+
+
+@claim(id="004.table-4.js-th-below-ls", seed="004", lines="L345-L352",
+       statement="Table 4: the James-Stein and soft-thresholding estimators perform worse than Laplacian smoothing in Table 3 (every cell below every sigma > 0 cell of its column).",
+       recorded="holds")
+def table4_below() -> Verdict:
+    _, ls = _cells(3)
+    bad = [(k, c) for k, r in TABLES[4]["rows"].items() for c, p in enumerate(r)
+           if p.value >= min(row[c] for row in ls.values())]
+    if not bad:
+        return Verdict("holds", "exact", 0.0, evidence={"cells": 16})
+    return Verdict("refuted", "exact", -len(bad) / 16, evidence={}, counterexample={"cells": bad})
