@@ -150,7 +150,7 @@ def _feasibility_evidence(s: Sampling) -> dict:
     per_eps = {}
     for eps in _table2_budgets():
         nu1, lam, a = closed_form_noise(eps, st["delta"], st["tau"], st["rounds"], s)
-        per_eps[str(eps)] = {"nu_over_clip": nu1, "lambda": lam, "alpha": a}
+        per_eps[str(eps)] = {"nu_over_clip": nu1, "lambda": lam, "alpha": float(a)}
     return {"setting": st, "epsilon_min_feasible": eps_min, "table2": per_eps}
 
 
