@@ -48,6 +48,17 @@ def _softmax_grad(w, x, y, n_classes, wd):
     return xb.T @ p / len(y) + wd * w
 
 
+def _flatten(w: np.ndarray) -> np.ndarray:
+    """PyTorch order of nn.Linear(784, k): the weight (k, 784) row by row (neighbouring pixels of one class are
+    neighbours in the vector), then the bias: the order in which A_sigma's cycle graph smooths."""
+    return np.concatenate([w[:-1].T.ravel(), w[-1]])
+
+
+def _unflatten(v: np.ndarray, shape) -> np.ndarray:
+    d, k = shape[0] - 1, shape[1]
+    return np.vstack([v[:d * k].reshape(k, d).T, v[d * k:][None, :]])
+
+
 def accuracy(w, x, y) -> float:
     return float(np.mean(np.argmax(np.hstack([x, np.ones((len(x), 1))]) @ w, axis=1) == y))
 
@@ -84,7 +95,7 @@ def train(x, y, x_test, y_test, shards, cfg: FedConfig, *, nu: float, sigma: flo
         for j in _sample(rng, len(shards), cfg):
             total += _client_update(w, x[shards[j]], y[shards[j]], cfg, lr, n_classes, rng)
         noisy = (total + nu * rng.standard_normal(w.shape)) / denom
-        w = w + ls_solve(noisy.ravel(), sigma).reshape(w.shape)   # parameters flattened in one vector (L1020)
+        w = w + _unflatten(ls_solve(_flatten(noisy), sigma), w.shape)
         lr *= cfg.lr_decay
         curve.append(accuracy(w, x_test, y_test))
     return {"final_accuracy": curve[-1], "curve": curve}

@@ -110,7 +110,7 @@ def calibrate_wbk(eps, delta, tau, rounds, lo=0.3, hi=200.0, iters=40) -> float:
     """Smallest noise per unit clip (sensitivity 2 clips, as Theorem 1) whose WBK epsilon is <= eps (bisection)."""
     for _ in range(iters):
         mid = math.sqrt(lo * hi)
-        ok = wbk.epsilon_upper_fast(tau, mid / 2, rounds, delta)[0] <= eps
+        ok = wbk.epsilon_upper_fast(tau, mid / 2, rounds, delta, max_order=32)[0] <= eps
         lo, hi = (lo, mid) if ok else (mid, hi)
     return hi
 
