@@ -98,4 +98,11 @@ def train(x, y, x_test, y_test, shards, cfg: FedConfig, *, nu: float, sigma: flo
         w = w + _unflatten(ls_solve(_flatten(noisy), sigma), w.shape)
         lr *= cfg.lr_decay
         curve.append(accuracy(w, x_test, y_test))
-    return {"final_accuracy": curve[-1], "curve": curve}
+    return {"final_accuracy": curve[-1], "curve": curve, "weights": w}
+
+
+def per_example_loss(w, x, y) -> np.ndarray:
+    """Cross-entropy of each example under the linear softmax model w (the loss-threshold attack's score)."""
+    z = np.hstack([x, np.ones((len(x), 1))]) @ w
+    z -= z.max(axis=1, keepdims=True)
+    return np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(y)), y]

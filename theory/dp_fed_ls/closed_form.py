@@ -126,7 +126,7 @@ def _theorem_identities(c, sens_factor, per_step_den):
             "closed_form": sympy.simplify(nu2.subs(alpha, alpha_sub) - closed) == 0}
 
 
-@claim(id="004.thm-1.identities", seed="004", lines="L188-L192, L455-L487",
+@claim(id="004.thm-1.identities", seed="004", lines="L188-L192, L430-L455",
        statement="Theorem 1's algebra: noise (9) makes each step (alpha, lambda eps/(7 tau^2 T))-RDP at sensitivity 2L/S, Lemma 2 gives lambda eps/T, T steps and Lemma 1 at alpha = log(1/delta)/((1-lambda)eps)+1 give eps, and (9) at that alpha is (4) squared.",
        recorded="holds")
 def thm1_identities() -> Verdict:
@@ -135,7 +135,7 @@ def thm1_identities() -> Verdict:
                    counterexample=None if all(ok.values()) else ok)
 
 
-@claim(id="004.thm-2.identities", seed="004", lines="L206-L210, L493-L512",
+@claim(id="004.thm-2.identities", seed="004", lines="L206-L210, L457-L473",
        statement="Theorem 2's algebra: noise (12) makes each step (alpha, lambda eps/(4 tau^2 T))-RDP at sensitivity L/S, Lemma 3 gives lambda eps/T, and (12) at alpha = log(1/delta)/((1-lambda)eps)+1 is (5) squared.",
        recorded="holds")
 def thm2_identities() -> Verdict:
@@ -242,7 +242,7 @@ def lemmas_at_theorem_orders() -> Verdict:
                    "is certified directly (004.thm-1.certified-at-table-2)")
 
 
-@claim(id="004.thm-2.realised-denominator", seed="004", lines="L116-L121, L493-L495",
+@claim(id="004.thm-2.realised-denominator", seed="004", lines="L98-L104, L461",
        statement="Theorem 2's accounting covers Algorithm 1 as written under Poisson sampling, where the server divides the noisy sum by the realised S = |S_t|.",
        recorded="open")
 def thm2_realised_denominator() -> Verdict:

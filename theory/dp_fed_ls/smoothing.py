@@ -38,7 +38,7 @@ def d_sigma_closed(d: int, sigma) -> mpmath.mpf:
         return d / s * (1 + rho ** d) / (1 - rho ** d)
 
 
-@claim(id="004.sec-3-1.fft-solve", seed="004", lines="L132-L140",
+@claim(id="004.sec-3-1.fft-solve", seed="004", lines="L115-L123",
        statement="(2): A_sigma^{-1} v = ifft(fft(v)/(1 - sigma fft(d))), d = [-2,1,0,...,0,1], equals the dense solve, and 1 - sigma fft(d) are the eigenvalues 1+2sigma-2sigma cos(2 pi i/d).",
        recorded="holds")
 def fft_solve() -> Verdict:
@@ -61,7 +61,7 @@ def fft_solve() -> Verdict:
                    counterexample=None if worst < 1e-10 else {"max_relative_error": worst})
 
 
-@claim(id="004.thm-3.lambda-min", seed="004", lines="L283, L836-L838",
+@claim(id="004.thm-3.lambda-min", seed="004", lines="L271, L805-L811",
        statement="Lambda_min = min_i 1/(1+2sigma(1-cos(2 pi i/d))) >= 1/(1+4sigma), so mu_sigma = mu Lambda_min >= mu/(1+4sigma).",
        recorded="holds")
 def lambda_min() -> Verdict:
@@ -75,7 +75,7 @@ def lambda_min() -> Verdict:
                              "d7_sigma1_gap": odd_gap})
 
 
-@claim(id="004.thm-3.effective-dimensions", seed="004", lines="L283, L703-L731",
+@claim(id="004.thm-3.effective-dimensions", seed="004", lines="L271, L683-L731",
        statement="d_sigma = sum Lambda_i and d~_sigma = sum Lambda_i^2 are <= d; exactly d_sigma = (d/s)(1+rho^d)/(1-rho^d) with s = sqrt(1+4sigma), so d_sigma/d -> 1/sqrt(1+4sigma) and d~_sigma/d -> (1+2sigma)/(1+4sigma)^{3/2}.",
        recorded="holds")
 def effective_dimensions() -> Verdict:
@@ -99,7 +99,7 @@ def effective_dimensions() -> Verdict:
                              "points": "d in {1,2,5,64,1000} x sigma in {0.5,1,3}; limits at sigma in {1/2,1,3}"})
 
 
-@claim(id="004.prop-1.bias-variance", seed="004", lines="L144-L152",
+@claim(id="004.prop-1.bias-variance", seed="004", lines="L127-L140",
        statement="Proposition 1: E||v_LS - v||^2 = sum sigma^2 lambda_i^2/(1+sigma lambda_i)^2 <v,e_i>^2 + sum nu^2/(1+sigma lambda_i)^2.",
        recorded="holds")
 def proposition_1() -> Verdict:
@@ -143,7 +143,7 @@ def _subset_variance(xs, subsets, weights):
     return sum(w * (sum((xs[j] for j in s), Fraction(0)) / len(s) - xbar) ** 2 for s, w in zip(subsets, weights))
 
 
-@claim(id="004.lemma-9.uniform", seed="004", lines="L795-L803",
+@claim(id="004.lemma-9.uniform", seed="004", lines="L791-L796",
        statement="Lemma 9 for uniform sampling of S out of N without replacement: E||mean_S - xbar||^2 = (1/S)(1-(S-1)/(N-1)) (1/N) sum ||x_j - xbar||^2; and 1-(S-1)/(N-1) <= 2(1-S/N) (N >= 2).",
        recorded="holds")
 def lemma9_uniform() -> Verdict:
@@ -164,7 +164,7 @@ def lemma9_uniform() -> Verdict:
                    counterexample=None if ok else {"xs": [str(x) for x in xs]})
 
 
-@claim(id="004.lemma-9.poisson", seed="004", lines="L795-L803",
+@claim(id="004.lemma-9.poisson", seed="004", lines="L791-L796",
        statement="Lemma 9 also for Poisson subsampling (rate tau): the variance of the subset average is (1/S)(1-(S-1)/(N-1)) times the population variance.",
        recorded="holds-with-correction")
 def lemma9_poisson() -> Verdict:
