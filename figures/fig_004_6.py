@@ -11,7 +11,7 @@ import numpy as np
 from scipy.stats import mannwhitneyu, ttest_ind
 
 from figures.common import caption, figure_axes, parse_args, write_outputs
-from figures.table_004_2 import BATCH, CLIENTS, LOCAL_EPOCHS
+from figures.fed_ls_runs import BATCH, CLIENTS, LOCAL_EPOCHS
 from numerics.sweep import sweep
 from repro import data, fed_ls
 from theory.dp_fed_ls import closed_form as cf

@@ -51,7 +51,7 @@ def table2_reproduction() -> Verdict:
         return Verdict("holds", "sampled", n_won / len(won) - 0.75, evidence=ev)
     return Verdict("not-reproduced", "sampled", None, evidence=ev,
                    reason=f"LS significantly better (Welch p < {ALPHA}) in {n_won} of {len(won)} settings at our scale "
-                          "(4000 images, 800 clients of 5, 5 seeds); the paper's 50k-image runs are not reproduced")
+                          "(4000 images, 800 clients of 5, 10 seeds); the paper's 50k-image runs are not reproduced")
 
 
 MIA_CSV = CSV.with_name("fig_004_6.csv")
