@@ -22,6 +22,6 @@ def run_point(eps: float, sigma: float, sampling: str, seed: int, rounds: int) -
     if found is None:
         return {"feasible": False}
     nu1 = found[0]
-    r = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, sigma=sigma, seed=seed)
+    r = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, ls_sigma=sigma, seed=seed)
     return {"feasible": True, "accuracy": r["final_accuracy"], "nu_over_clip": nu1,
             "certified_eps": cf.certified_epsilon(nu1, cfg.tau, rounds, delta, s)}

@@ -26,7 +26,7 @@ def run_arm(arm: str, seed: int, rounds: int) -> float:
     cfg = fed_ls.FedConfig(clients=CLIENTS, rounds=rounds, batch=BATCH, local_epochs=LOCAL_EPOCHS)
     private, sigma = ARMS[arm]
     nu1 = cf.closed_form_noise(EPS, cf.delta_of(CLIENTS), cfg.tau, rounds, cf.UNIFORM)[0] if private else 0.0
-    w = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, sigma=sigma,
+    w = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, ls_sigma=sigma,
                      seed=seed)["weights"]
     members = -fed_ls.per_example_loss(w, ds.x_train, ds.y_train)        # low loss = "member"
     others = -fed_ls.per_example_loss(w, ds.x_test, ds.y_test)
@@ -50,7 +50,7 @@ def main(argv=None):
     ax.set_ylabel("loss-threshold attack AUC")
     means = {a: round(float(np.mean(v)), 4) for a, v in by.items()}
     cap = caption(figure="Seed 004 Fig. 6 analogue", paper="Fig. 6, L386-398 (SVHN CNN, 64k images, 500 clients)",
-                  changes=f"real MNIST-5k, linear softmax model, {CLIENTS} clients, uniform sampling, eps = {EPS:g} "
+                  changes=f"{data.load('mnist-5k', seed=0).notes}; linear softmax model, {CLIENTS} clients, uniform sampling, eps = {EPS:g} "
                           f"(Theorem 1 noise), T = {rounds}; seeds {list(seeds)}",
                   stated="non-DP leaks (high AUC); DP lowers it; DP-Fed-LS may lower it further",
                   ours=f"mean AUC {means}; DP-Fed-LS vs DP-Fed Welch p = {p_dp:.3g}", quick=args.quick)

@@ -3,8 +3,9 @@ r"""DP-Fed and DP-Fed-LS (seed 004 Algorithm 1, L80-122) for multinomial logisti
 Each round: sample clients (``uniform``: a fixed-size subset of S = tau N; ``poisson``: each client with
 probability tau), each sampled client runs local mini-batch SGD from the global model with its update
 clipped to an L-ball after every step (L110), the server adds N(0, nu^2 I) to the SUM of the updates,
-divides by a FIXED denominator S = tau N (the accounting's assumption; the paper divides by the realised
-|S_t|, which leaks the sample size under Poisson sampling) and applies A_sigma^{-1} (sigma = 0: DP-Fed).
+divides by a FIXED denominator S = tau N (the accounting's assumption; Algorithm 1 divides by the realised
+|S_t|, a data-dependent count under Poisson sampling that Theorem 2's accounting does not cover) and applies
+A_sigma^{-1} (smoothing sigma = 0: DP-Fed).
 Seeded and deterministic.
 """
 from __future__ import annotations
@@ -82,9 +83,9 @@ def _sample(rng, n, cfg):
     return np.flatnonzero(rng.random(n) < cfg.tau)
 
 
-def train(x, y, x_test, y_test, shards, cfg: FedConfig, *, nu: float, sigma: float, seed: int) -> dict:
-    """Run DP-Fed (sigma = 0) or DP-Fed-LS; ``nu`` is the noise std on the sum (not per clip). Returns the final
-    test accuracy and the per-round accuracies."""
+def train(x, y, x_test, y_test, shards, cfg: FedConfig, *, nu: float, ls_sigma: float, seed: int) -> dict:
+    """Run DP-Fed (ls_sigma = 0) or DP-Fed-LS (smoothing sigma = ls_sigma); ``nu`` is the noise std on the sum
+    (not per clip). Returns the final test accuracy, the per-round accuracies and the final weights."""
     rng = np.random.default_rng(seed)
     n_classes = int(max(y.max(), y_test.max())) + 1
     w = np.zeros((x.shape[1] + 1, n_classes))
@@ -95,7 +96,7 @@ def train(x, y, x_test, y_test, shards, cfg: FedConfig, *, nu: float, sigma: flo
         for j in _sample(rng, len(shards), cfg):
             total += _client_update(w, x[shards[j]], y[shards[j]], cfg, lr, n_classes, rng)
         noisy = (total + nu * rng.standard_normal(w.shape)) / denom
-        w = w + _unflatten(ls_solve(_flatten(noisy), sigma), w.shape)
+        w = w + _unflatten(ls_solve(_flatten(noisy), ls_sigma), w.shape)
         lr *= cfg.lr_decay
         curve.append(accuracy(w, x_test, y_test))
     return {"final_accuracy": curve[-1], "curve": curve, "weights": w}

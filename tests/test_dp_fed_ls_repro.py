@@ -20,9 +20,9 @@ def _tiny():
 def test_fed_ls_is_deterministic_and_smoothing_changes_the_run():
     x, y, shards = _tiny()
     cfg = fed_ls.FedConfig(clients=20, tau=0.25, rounds=3)
-    a = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, sigma=1.0, seed=3)
-    b = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, sigma=1.0, seed=3)
-    c = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, sigma=0.0, seed=3)
+    a = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=1.0, seed=3)
+    b = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=1.0, seed=3)
+    c = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=0.0, seed=3)
     assert a["curve"] == b["curve"] and np.array_equal(a["weights"], b["weights"])
     assert a["curve"] != c["curve"]
 
