@@ -33,18 +33,24 @@ def setting(table: int) -> dict:
             "z": [p.value for p in st["noise_multipliers"]]}
 
 
-#: half-width of the window of TF orders evaluated around the best integer order (eps(alpha) is unimodal here)
-TF_WINDOW = 0.6
-
-
 def poisson_epsilon_tf(tau, z, rounds, delta) -> float:
-    """Exact Poisson RDP on TF-privacy's order grid, eps = rdp + log(1/delta)/(alpha-1) (the paper's accountant),
-    minimised over the grid orders within TF_WINDOW of the best integer order."""
-    def eps(a):
-        return rounds * float(log_a(tau, z, a, dps=15)) / (a - 1) + math.log(1 / delta) / (a - 1)
+    """Exact Poisson RDP on TF-privacy's order grid, eps = rdp + log(1/delta)/(alpha-1) (the paper's accountant).
 
-    best_int = min(range(2, 64), key=eps)
-    return min(eps(a) for a in TF_ORDERS if abs(a - best_int) <= TF_WINDOW)
+    eps(alpha) is unimodal along the grid here, so a hill climb from the best integer order finds the grid
+    minimum with a handful of (slow) fractional-order evaluations."""
+    cache: dict = {}
+
+    def eps(a):
+        if a not in cache:
+            cache[a] = rounds * float(log_a(tau, z, a, dps=15)) / (a - 1) + math.log(1 / delta) / (a - 1)
+        return cache[a]
+
+    grid = sorted(TF_ORDERS)
+    i = grid.index(float(min(range(2, 24), key=eps)))
+    for step in (-1, 1):
+        while 0 <= i + step < len(grid) and eps(grid[i + step]) < eps(grid[i]):
+            i += step
+    return eps(grid[i])
 
 
 def uniform_epsilon_paper(tau, z, rounds, delta) -> float:
