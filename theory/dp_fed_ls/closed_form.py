@@ -262,9 +262,13 @@ def thm2_realised_denominator() -> Verdict:
 S4_SETTINGS = ((500, 0.05, 30), (2000, 0.05, 200), (2000, 0.05, 1000))
 
 
+#: how far above each S4 setting's feasibility threshold the "large eps" point lies
+LARGE_EPS_FACTOR = 200.0
+
+
 @claim(id="004.s4.tight-up-to-constant", seed="004", lines="L216, L1054-L1066",
        statement="Theorem 1's closed-form noise is within a constant factor of the noise the WBK accountant needs (S4: N = 500/T = 30, N = 2000/T = 200, N = 2000/T = 1000, tau = 0.05).",
-       recorded="holds")
+       recorded="holds-with-correction")
 def tight_up_to_constant() -> Verdict:
     from theory.dp_fed_ls.convergence import calibrate_wbk
 
@@ -272,13 +276,27 @@ def tight_up_to_constant() -> Verdict:
     for n, tau, rounds in S4_SETTINGS:
         delta = delta_of(n)
         e_min = feasible_epsilon_min(delta, tau, rounds, UNIFORM, hi=200.0)
-        for eps in np.geomspace(e_min * 1.01, 4 * e_min, 3):
-            nu1 = closed_form_noise(float(eps), delta, tau, rounds, UNIFORM)[0]
-            rows.append({"N": n, "T": rounds, "eps": float(eps), "ratio": nu1 / calibrate_wbk(float(eps), delta, tau, rounds),
+        for factor in (1.01, 4.0):
+            eps = factor * e_min
+            nu1 = closed_form_noise(eps, delta, tau, rounds, UNIFORM)[0]
+            rows.append({"N": n, "T": rounds, "eps_over_threshold": factor, "eps": eps,
+                         "ratio": nu1 / calibrate_wbk(eps, delta, tau, rounds), "nu_over_clip": nu1,
                          "feasible_from_eps": e_min})
-    ratios = [r["ratio"] for r in rows]
-    return Verdict("holds" if min(ratios) >= 1 and max(ratios) < 3 else "refuted", "sampled", min(ratios) - 1,
-                   evidence={"points": len(rows), "where": "3 log-spaced eps in [1.01, 4] x the feasibility threshold "
-                             "of each S4 setting", "ratio_range": [min(ratios), max(ratios)], "rows": rows,
-                             "below_threshold": "Theorem 1 gives no noise at all below the threshold (conditions "
-                                                "unsatisfiable), where the accountant still does"})
+        # far above the threshold Theorem 1 can never prescribe less than its floor nu^2/(4L^2) >= 2/3
+        eps = LARGE_EPS_FACTOR * e_min
+        floor = UNIFORM.sens_factor * math.sqrt(UNIFORM.v_min)
+        rows.append({"N": n, "T": rounds, "eps_over_threshold": LARGE_EPS_FACTOR, "eps": eps,
+                     "ratio": floor / calibrate_wbk(eps, delta, tau, rounds, lo=0.05), "nu_over_clip": floor,
+                     "feasible_from_eps": e_min})
+    near = [r["ratio"] for r in rows if r["eps_over_threshold"] <= 4]
+    far = [r["ratio"] for r in rows if r["eps_over_threshold"] == LARGE_EPS_FACTOR]
+    return Verdict("holds-with-correction" if min(near) >= 1 and max(near) < 3 else "refuted", "sampled",
+                   min(near) - 1,
+                   evidence={"points": len(rows), "ratio_range_up_to_4x_threshold": [min(near), max(near)],
+                             "ratio_at_200x_threshold": far, "rows": rows,
+                             "correction": "within a factor 1.1-2.1 for eps between the feasibility threshold and 4x it; "
+                                           "not a constant over all eps: below the threshold the closed form gives no "
+                                           "noise, and above it the noise stops at the lemma's floor nu >= sqrt(8/3) L "
+                                           "while the accountant's keeps falling (about sqrt(T/eps)), so the ratio "
+                                           "grows without bound (ratio_at_200x_threshold)"},
+                   reason="tight up to a constant only on a bounded eps range (see correction)")
