@@ -323,5 +323,9 @@ def thm1_certified_scan() -> Verdict:
                 worst = min(worst, (eps - cert) / eps)
     return Verdict("holds" if worst >= 0 else "open", "sampled", worst,
                    evidence={"points": len(rows), "infeasible_points": infeasible, "grid": SCAN, "rows": rows,
-                             "accountant": "WBK Theorem 9 (float, integer orders 2..64): a proven upper bound"},
+                             "accountant": "WBK Theorem 9 (float, integer orders 2..64): a proven upper bound",
+                             "infeasibility": "small eps: alpha is large and the alpha-condition fails; tau >= 0.2: "
+                                              "tau alpha (1 + v) < 1 caps v so low that the alpha-condition fails; "
+                                              "very large eps: the bound falls below the floor for every lambda on "
+                                              "the grid (lambda >= 1e-3)"},
                    reason="" if worst >= 0 else "a certified upper bound exceeds the target; needs a lower bound")
