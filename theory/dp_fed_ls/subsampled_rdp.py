@@ -107,7 +107,10 @@ def lemma2_integer_orders() -> Verdict:
     return Verdict("holds" if rel >= 0 else "open", "sampled", rel,
                    evidence={"points": len(pts), "where": f"tau in {TAUS}, {NU2_POINTS} log-spaced nu^2 in "
                              f"[2/3, {NU2_MAX}], every integer order in the region", "tightest_point": at,
-                             "logic": "Lemma 2 >= WBK Theorem 9 (a proven upper bound) at every point checked"},
+                             "logic": "Lemma 2 >= WBK Theorem 9 (a proven upper bound) at every point checked",
+                             "proof_chain": "at integer orders the S1 proof is checked step by step: (16) rigorous "
+                                            "(004.eq-16.threshold), (17)-(19) symbolic given (18) (004.eq-19.given-18), "
+                                            "then log(1 + 7 tau^2 C(alpha,2)/nu^2) <= 7 tau^2 C(alpha,2)/nu^2"},
                    reason="" if rel >= 0 else "below WBK's upper bound somewhere: not implied by it")
 
 
