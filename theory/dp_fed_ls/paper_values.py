@@ -78,3 +78,14 @@ FIG_S9C = {"slope_theorem": P("-0.80", "L1066"), "slope_accountant": P("-0.73", 
 #: Fig. S14 (L1117): noise std and learning rate; Fig. S15 (L1119): signal on [0, 30], nu = 0.1, sigma = 1.
 FIG_S14 = {"noise_std": P("0.3", "L1121"), "learning_rate": P("0.1", "L1121"), "updates": P("100", "L1121")}
 FIG_S15 = {"x_max": P("30", "L1117"), "nu": P("0.1", "L1124"), "sigma": P("1", "L1124")}
+
+#: Data-set sizes stated in Section 6 (inputs of the split arithmetic checked in ``tables``).
+DATA = {
+    "mnist_train": P("60", "L310"), "mnist_split": P("50", "L310"), "mnist_validation": P("10", "L310"),
+    "mnist_clients_uniform": P("1000", "L310"), "mnist_per_client_uniform": P("50", "L310"),
+    "mnist_clients_poisson": P("500", "L310"), "mnist_per_client_poisson": P("100", "L310"),
+    "svhn_train": P("73,257", "L329"), "svhn_extra": P("531,131", "L329"), "svhn_test": P("26,032", "L329"),
+    "svhn_clients": P("2,000", "L329"), "svhn_per_client": P("300", "L329"),
+    "shakespeare_fractions": (P("0.7", "L369"), P("0.1", "L369"), P("0.2", "L369")),
+    "mia_records": P("64", "L392"), "mia_clients": P("500", "L392"),
+}
