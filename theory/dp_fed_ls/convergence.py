@@ -166,3 +166,18 @@ def thm4_step28() -> Verdict:
                    evidence={"points": len(samples), "reduced": {k: str(v) for k, v in reduced.items()},
                              "where": "K in {1,10}, beta in {.5,4}, Lambda_min in {.2,1}, B in {0,1,3}, eta_g in {1,5}, "
                                       "eta_l at fraction t in {.3,1} of its cap"})
+
+
+@claim(id="004.table-1.nonconvex-curvature-factor", seed="004", lines="L57, L291",
+       statement="Table 1's non-convex DP-Fed-LS rate has the term (1+4 sigma^2) B^2/eps, matching Corollary 1's (1+4 sigma) beta B^2 F0/eps (the factor 1/Lambda_min <= 1+4 sigma).",
+       recorded="refuted")
+def table1_factor() -> Verdict:
+    sg = sympy.symbols("sigma", nonnegative=True)
+    table1, corollary = 1 + 4 * sg ** 2, 1 + 4 * sg
+    gap = sympy.factor(table1 - corollary)                  # 4 sigma (sigma - 1): zero only at sigma in {0, 1}
+    at = 2
+    return Verdict("refuted", "exact", float((corollary - table1).subs(sg, at) / table1.subs(sg, at)),
+                   evidence={"gap": str(gap), "same_row_strongly_convex": "(1+4 sigma) B^2/mu_sigma (L57)",
+                             "source_of_factor": "1/Lambda_min <= 1 + 4 sigma (004.thm-3.lambda-min)"},
+                   counterexample={"sigma": at, "table1_factor": int(table1.subs(sg, at)),
+                                   "corollary1_factor": int(corollary.subs(sg, at))})
