@@ -70,3 +70,25 @@ def test_ls_solve_bad_sigma_is_one_line():
     from repro.smoothing import ls_solve
     with pytest.raises(InvalidParameter):
         ls_solve(np.zeros(3), -1.0)
+
+
+def test_table1_factor_counterexample():
+    cx = ledger.get("004.table-1.nonconvex-curvature-factor").evaluate().counterexample
+    s = cx["sigma"]
+    assert 1 + 4 * s * s < 1 + 4 * s and cx["table1_factor"] == 1 + 4 * s * s
+
+
+def test_remark3_threshold_by_floats():
+    assert math.sqrt(8 / 3) < 8 / 3 and abs(math.sqrt(8 / 3) ** 2 / 4 - 2 / 3) < 1e-15
+
+
+def test_lemma9_poisson_exact_variance_by_monte_carlo():
+    rng = np.random.default_rng(0)
+    xs = np.array([3, -1, 4, 1, -5, 9], float)
+    vals = []
+    for _ in range(200_000):
+        m = rng.random(6) < 0.5
+        if m.any():
+            vals.append((xs[m].mean() - xs.mean()) ** 2)
+    v = ledger.get("004.lemma-9.poisson").evaluate().evidence["exact_variance_poisson"]
+    assert abs(np.mean(vals) - v) < 0.05 * v

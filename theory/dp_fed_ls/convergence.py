@@ -175,9 +175,9 @@ def table1_factor() -> Verdict:
     sg = sympy.symbols("sigma", nonnegative=True)
     table1, corollary = 1 + 4 * sg ** 2, 1 + 4 * sg
     gap = sympy.factor(table1 - corollary)                  # 4 sigma (sigma - 1): zero only at sigma in {0, 1}
-    at = 2
-    return Verdict("refuted", "exact", float((corollary - table1).subs(sg, at) / table1.subs(sg, at)),
+    at = sympy.Rational(1, 2)        # for 0 < sigma < 1 Table 1 states fewer rounds than Corollary 1 derives
+    return Verdict("refuted", "exact", float((table1 - corollary).subs(sg, at) / corollary.subs(sg, at)),
                    evidence={"gap": str(gap), "same_row_strongly_convex": "(1+4 sigma) B^2/mu_sigma (L57)",
                              "source_of_factor": "1/Lambda_min <= 1 + 4 sigma (004.thm-3.lambda-min)"},
-                   counterexample={"sigma": at, "table1_factor": int(table1.subs(sg, at)),
-                                   "corollary1_factor": int(corollary.subs(sg, at))})
+                   counterexample={"sigma": float(at), "table1_factor": float(table1.subs(sg, at)),
+                                   "corollary1_factor": float(corollary.subs(sg, at))})
