@@ -44,9 +44,11 @@ def table2_reproduction() -> Verdict:
     meta, rows = read_csv(CSV)
     won = settings_won(rows)
     n_won = sum(w for w, _ in won.values())
+    gains_by = {m: [g for (mm, _), (_, g) in sorted(won.items()) if mm == m] for m in ("uniform", "poisson")}
     ev = {"points": len(rows), "source": "figures/out/table_004_2.csv", "setting": meta.get("setting"),
           "settings_won": n_won, "settings": len(won),
-          "best_gain_points": {f"{k[0]} eps={k[1]:g}": round(g, 2) for k, (_, g) in won.items()}}
+          "best_gain_points": {f"{k[0]} eps={k[1]:g}": round(g, 2) for k, (_, g) in won.items()},
+          "gain_decreases_with_eps": {m: all(a > b for a, b in zip(g, g[1:])) for m, g in gains_by.items()}}
     if meta.get("setting") == "full" and n_won >= 0.75 * len(won):
         return Verdict("holds", "sampled", n_won / len(won) - 0.75, evidence=ev)
     return Verdict("not-reproduced", "sampled", None, evidence=ev,
