@@ -8,38 +8,21 @@ Mann-Whitney U / (n1 n2) (scipy). Welch's t-test over seeds compares the arms.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import mannwhitneyu, ttest_ind
+from scipy.stats import ttest_ind
 
 from figures.common import caption, figure_axes, parse_args, write_outputs
-from figures.fed_ls_runs import BATCH, CLIENTS, LOCAL_EPOCHS
 from numerics.sweep import sweep
-from repro import data, fed_ls
-from theory.dp_fed_ls import closed_form as cf
-
-ARMS = {"non-DP": (False, 0.0), "DP-Fed": (True, 0.0), "DP-Fed-LS": (True, 1.0)}
-EPS = 6.0
-
-
-def run_arm(arm: str, seed: int, rounds: int) -> float:
-    ds = data.load("mnist-5k", seed=0)
-    shards = data.partition_iid(len(ds.y_train), CLIENTS, seed=0)
-    cfg = fed_ls.FedConfig(clients=CLIENTS, rounds=rounds, batch=BATCH, local_epochs=LOCAL_EPOCHS)
-    private, sigma = ARMS[arm]
-    nu1 = cf.closed_form_noise(EPS, cf.delta_of(CLIENTS), cfg.tau, rounds, cf.UNIFORM)[0] if private else 0.0
-    w = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, ls_sigma=sigma,
-                     seed=seed)["weights"]
-    members = -fed_ls.per_example_loss(w, ds.x_train, ds.y_train)        # low loss = "member"
-    others = -fed_ls.per_example_loss(w, ds.x_test, ds.y_test)
-    return float(mannwhitneyu(members, others).statistic / (len(members) * len(others)))
+from repro import data
+from theory.dp_fed_ls.runs import CHANGES, MIA_ARMS, MIA_EPS, mia_auc
 
 
 def main(argv=None):
     args = parse_args(argv, __doc__)
     seeds = (0, 1) if args.quick else (0, 1, 2, 3, 4)
     rounds = 5 if args.quick else 30
-    pts = [{"arm": a, "seed": s, "rounds": rounds} for a in ARMS for s in seeds]
-    aucs = sweep(run_arm, pts, desc="fig-004-6")
-    by = {a: [v for p, v in zip(pts, aucs) if p["arm"] == a] for a in ARMS}
+    pts = [{"arm": a, "seed": s, "rounds": rounds} for a in MIA_ARMS for s in seeds]
+    aucs = sweep(mia_auc, pts, desc="fig-004-6")
+    by = {a: [v for p, v in zip(pts, aucs) if p["arm"] == a] for a in MIA_ARMS}
     rows = [{"arm": p["arm"], "seed": p["seed"], "auc": v} for p, v in zip(pts, aucs)]
     p_dp = float(ttest_ind(by["DP-Fed-LS"], by["DP-Fed"], equal_var=False).pvalue)
     fig, axes = figure_axes(1)
@@ -50,8 +33,8 @@ def main(argv=None):
     ax.set_ylabel("loss-threshold attack AUC")
     means = {a: round(float(np.mean(v)), 4) for a, v in by.items()}
     cap = caption(figure="Seed 004 Fig. 6 analogue", paper="Fig. 6, L386-398 (SVHN CNN, 64k images, 500 clients)",
-                  changes=f"{data.load('mnist-5k', seed=0).notes}; linear softmax model, {CLIENTS} clients, uniform sampling, eps = {EPS:g} "
-                          f"(Theorem 1 noise), T = {rounds}; seeds {list(seeds)}",
+                  changes=f"{data.load('mnist-5k', seed=0).notes}; linear softmax model; {CHANGES}; uniform sampling, "
+                          f"eps = {MIA_EPS:g} (Theorem 1 noise), T = {rounds}; seeds {list(seeds)}",
                   stated="non-DP leaks (high AUC); DP lowers it; DP-Fed-LS may lower it further",
                   ours=f"mean AUC {means}; DP-Fed-LS vs DP-Fed Welch p = {p_dp:.3g}", quick=args.quick)
     write_outputs(args.out, "fig_004_6", rows, cap, fig)

@@ -14,7 +14,7 @@ import numpy as np
 from figures.common import caption, figure_axes, parse_args, write_outputs
 from numerics.rdp import log_a
 from theory.dp_fed_ls import closed_form as cf
-from theory.dp_fed_ls.convergence import calibrate_wbk
+from theory.dp_fed_ls.wbk import calibrate_nu1
 
 
 def poisson_rdp_epsilon(nu1, tau, rounds, delta) -> float:
@@ -37,7 +37,7 @@ def main(argv=None):
     fig, axes = figure_axes(len(settings) * 2, width=3.6)
     for k, (n, tau, rounds) in enumerate(settings):
         delta = cf.delta_of(n)
-        for j, (s, acct, name) in enumerate(((cf.UNIFORM, calibrate_wbk, "WBK"), (cf.POISSON, calibrate_poisson, "Poisson RDP"))):
+        for j, (s, acct, name) in enumerate(((cf.UNIFORM, calibrate_nu1, "WBK"), (cf.POISSON, calibrate_poisson, "Poisson RDP"))):
             e_min = cf.feasible_epsilon_min(delta, tau, rounds, s, hi=200.0)
             grid = np.geomspace(e_min * 1.01, 5 * e_min, n_eps)
             pts = [(float(e), cf.closed_form_noise(float(e), delta, tau, rounds, s)[0], acct(float(e), delta, tau, rounds))

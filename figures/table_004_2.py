@@ -12,10 +12,10 @@ import numpy as np
 from scipy.stats import ttest_ind
 
 from figures.common import caption, figure_axes, parse_args, write_outputs
-from figures.fed_ls_runs import BATCH, CLIENTS, LOCAL_EPOCHS, run_point
 from numerics.sweep import sweep
 from repro import data
 from theory.dp_fed_ls.paper_values import TABLES
+from theory.dp_fed_ls.runs import CHANGES, run_point
 
 EPS = (6.0, 7.0, 8.0, 9.0)
 SIGMAS = (0.0, 1.0, 2.0, 3.0)
@@ -51,9 +51,7 @@ def main(argv=None):
     fig = _plot(rows, eps_list)
     notes = data.load("mnist-5k", seed=0).notes
     cap = caption(figure="Seed 004 Table 2 analogue", paper="Table 2, L314-320 (MNIST 60k, 1000/500 clients, GPU)",
-                  changes=f"{notes}; 4000 train / 1000 test, {CLIENTS} IID clients of 5 images (paper: 50), tau = 0.05, "
-                          f"T = {rounds}, E = {LOCAL_EPOCHS}, b = {BATCH}, L = 0.3, lr 0.1 decayed 0.99, weight decay 4e-5; "
-                          f"parameters flattened in PyTorch order; server divides by the fixed tau N; seeds {list(seeds)}",
+                  changes=f"{notes}; 4000 train / 1000 test; {CHANGES}; T = {rounds}; seeds {list(seeds)}",
                   stated="DP-Fed-LS outperforms DP-Fed in almost all settings, most at small eps",
                   ours=f"{sum(wins)} of {len(wins)} (sigma>0, eps, sampling) cells significantly above DP-Fed "
                        f"(Welch p < 0.05); certified eps of each run in column certified_eps_upper",

@@ -20,15 +20,17 @@ from repro.smoothing import ls_solve
 
 @dataclass(frozen=True)
 class FedConfig:
-    clients: int = 100
-    tau: float = 0.05
-    rounds: int = 30
-    local_epochs: int = 1
-    batch: int = 10
-    clip: float = 0.3
-    lr: float = 0.1
-    lr_decay: float = 0.99
-    weight_decay: float = 4e-5
+    """One federated run's settings (no defaults: the paper's values live in theory.dp_fed_ls.runs)."""
+
+    clients: int
+    tau: float
+    rounds: int
+    local_epochs: int
+    batch: int
+    clip: float
+    lr: float
+    lr_decay: float
+    weight_decay: float
     sampling: str = "uniform"
 
     def __post_init__(self):

@@ -19,7 +19,8 @@ def _tiny():
 
 def test_fed_ls_is_deterministic_and_smoothing_changes_the_run():
     x, y, shards = _tiny()
-    cfg = fed_ls.FedConfig(clients=20, tau=0.25, rounds=3)
+    cfg = fed_ls.FedConfig(clients=20, tau=0.25, rounds=3, local_epochs=1, batch=5, clip=0.3, lr=0.1, lr_decay=0.99,
+                           weight_decay=0.0)
     a = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=1.0, seed=3)
     b = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=1.0, seed=3)
     c = fed_ls.train(x, y, x, y, shards, cfg, nu=0.5, ls_sigma=0.0, seed=3)
@@ -29,7 +30,8 @@ def test_fed_ls_is_deterministic_and_smoothing_changes_the_run():
 
 def test_fed_ls_rejects_unknown_sampling():
     with pytest.raises(InvalidParameter):
-        fed_ls.FedConfig(sampling="shuffle")
+        fed_ls.FedConfig(clients=2, tau=0.5, rounds=1, local_epochs=1, batch=1, clip=1.0, lr=0.1, lr_decay=1.0,
+                         weight_decay=0.0, sampling="shuffle")
 
 
 @pytest.mark.parametrize("name", ["fig_004_s15", "fig_004_s14"])

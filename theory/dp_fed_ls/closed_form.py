@@ -270,8 +270,6 @@ LARGE_EPS_FACTOR = 200.0
        statement="Theorem 1's closed-form noise is within a constant factor of the noise the WBK accountant needs (S4: N = 500/T = 30, N = 2000/T = 200, N = 2000/T = 1000, tau = 0.05).",
        recorded="holds-with-correction")
 def tight_up_to_constant() -> Verdict:
-    from theory.dp_fed_ls.convergence import calibrate_wbk
-
     rows = []
     for n, tau, rounds in S4_SETTINGS:
         delta = delta_of(n)
@@ -280,13 +278,13 @@ def tight_up_to_constant() -> Verdict:
             eps = factor * e_min
             nu1 = closed_form_noise(eps, delta, tau, rounds, UNIFORM)[0]
             rows.append({"N": n, "T": rounds, "eps_over_threshold": factor, "eps": eps,
-                         "ratio": nu1 / calibrate_wbk(eps, delta, tau, rounds), "nu_over_clip": nu1,
+                         "ratio": nu1 / wbk.calibrate_nu1(eps, delta, tau, rounds), "nu_over_clip": nu1,
                          "feasible_from_eps": e_min})
         # far above the threshold Theorem 1 can never prescribe less than its floor nu^2/(4L^2) >= 2/3
         eps = LARGE_EPS_FACTOR * e_min
         floor = UNIFORM.sens_factor * math.sqrt(UNIFORM.v_min)
         rows.append({"N": n, "T": rounds, "eps_over_threshold": LARGE_EPS_FACTOR, "eps": eps,
-                     "ratio": floor / calibrate_wbk(eps, delta, tau, rounds, lo=0.05), "nu_over_clip": floor,
+                     "ratio": floor / wbk.calibrate_nu1(eps, delta, tau, rounds, lo=0.05), "nu_over_clip": floor,
                      "feasible_from_eps": e_min})
     near = [r["ratio"] for r in rows if r["eps_over_threshold"] <= 4]
     far = [r["ratio"] for r in rows if r["eps_over_threshold"] == LARGE_EPS_FACTOR]

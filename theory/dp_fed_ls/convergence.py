@@ -102,17 +102,8 @@ def s9_curves(eps_grid, setting="s9c"):
     rows = []
     for eps in eps_grid:
         closed = cf.closed_form_noise(eps, delta, tau, rounds, cf.UNIFORM)
-        rows.append((eps, closed[0] if closed else float("nan"), calibrate_wbk(eps, delta, tau, rounds)))
+        rows.append((eps, closed[0] if closed else float("nan"), wbk.calibrate_nu1(eps, delta, tau, rounds)))
     return rows
-
-
-def calibrate_wbk(eps, delta, tau, rounds, lo=0.3, hi=200.0, iters=40) -> float:
-    """Smallest noise per unit clip (sensitivity 2 clips, as Theorem 1) whose WBK epsilon is <= eps (bisection)."""
-    for _ in range(iters):
-        mid = math.sqrt(lo * hi)
-        ok = wbk.epsilon_upper_fast(tau, mid / 2, rounds, delta, max_order=32)[0] <= eps
-        lo, hi = (lo, mid) if ok else (mid, hi)
-    return hi
 
 
 #: Fig. S9's epsilon grid is not stated; we fit on this grid (an assumption, stated in the verdict).

@@ -20,6 +20,8 @@ SETTINGS = {
                       "clip": P("0.3", "L310")},
     "mnist-poisson": {"clients": P("500", "L310"), "tau": P("0.05", "L310"), "rounds": P("30", "L310"),
                       "clip": P("0.3", "L310")},
+    "mnist-training": {"batch": P("10", "L310"), "local_epochs": P("5", "L310"), "lr": P("0.1", "L310"),
+                       "lr_decay": P("0.99", "L310"), "weight_decay": P("4e-5", "L310")},
     "svhn": {"clients": P("2,000", "L329"), "tau": P("0.05", "L329"), "rounds": P("200", "L329"),
              "noise_multipliers": _row("1.5 1.3 1.1 1.0", "L329")},
     "shakespeare": {"clients": P("975", "L369"), "tau": P("0.2", "L369"), "rounds": P("100", "L369"),

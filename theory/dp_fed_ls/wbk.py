@@ -102,3 +102,13 @@ def epsilon_upper_fast(tau: float, nu: float, steps: int, delta: float, max_orde
     2: its value on (1, 2) is the order-2 RDP, which the conversion penalises more)."""
     return min((steps * log_moment_int_fast(tau, nu, a) / (a - 1) + math.log(1 / delta) / (a - 1), a)
                for a in range(2, max_order + 1))
+
+
+def calibrate_nu1(eps, delta, tau, rounds, *, sens_factor: float = 2.0, lo=0.3, hi=200.0, iters=40) -> float:
+    """Smallest noise per unit clip whose WBK epsilon (Theorem 9, integer orders 2..32) is <= eps, by bisection;
+    the noise multiplier is nu1/sens_factor (replace-one moves a clipped sum by 2 clips)."""
+    for _ in range(iters):
+        mid = math.sqrt(lo * hi)
+        ok = epsilon_upper_fast(tau, mid / sens_factor, rounds, delta, max_order=32)[0] <= eps
+        lo, hi = (lo, mid) if ok else (mid, hi)
+    return hi
