@@ -6,6 +6,7 @@ Modules: ``paper_values`` (printed numbers, inputs only), ``inventory`` (every s
 it), ``inequalities`` (the scalar inequalities (16), (19)-(21) of the lemma proofs and their exact
 thresholds), ``subsampled_rdp`` (Lemmas 2-3 against the WBK bound and the exact sampled-Gaussian RDP),
 ``closed_form`` (Theorems 1-2: identities, feasible region, certified epsilon), ``tables`` (Tables 2-6),
-``smoothing`` (the operator A_sigma, d_sigma, Proposition 1, Lemmas 5, 6, 9, Fig. S15) and
-``convergence`` (Theorem 3, Lemmas 7-8, Corollary 1, Fig. S9(c)).
+``smoothing`` (the operator A_sigma, d_sigma, Proposition 1, Lemmas 5, 6, 9, Fig. S15),
+``convergence`` (Theorem 3, Lemmas 7-8, Corollary 1, Fig. S9(c)), ``wbk`` (the WBK bound),
+``runs`` (the MNIST experiments' settings) and ``figures`` (claims read from the full runs' CSVs).
 """

@@ -4,7 +4,7 @@ Paper settings come from :mod:`theory.dp_fed_ls.paper_values` (Sec. 6.1, L310); 
 (real MNIST-5k instead of 60k: 800 clients of 5 images so that S = tau N = 40 clients a round, close to the
 paper's 50; batch 5 for 5-image clients) is stated in :data:`CHANGES`. The figure scripts
 (``figures/table_004_2.py``, ``figures/fig_004_6.py``) sweep these; the claims of
-:mod:`theory.dp_fed_ls.reproduction` read the CSVs they write.
+:mod:`theory.dp_fed_ls.figures` read the CSVs they write.
 """
 from __future__ import annotations
 

@@ -1,17 +1,17 @@
-r"""Our Table 2 analogue (``make table-004-2``, real MNIST-5k) as a ledger claim, decided from its CSV.
+r"""Seed 004's figure claims: our Table 2 and Fig. 6 analogues (``make table-004-2``, ``make fig-004-6``, real
+MNIST-5k, settings in :mod:`theory.dp_fed_ls.runs`), decided from the CSVs the full runs wrote.
 
-The CSV is the full-setting run committed in ``figures/out/table_004_2.csv`` (5 seeds per arm, Welch's t-test
+The CSV is the full-setting run committed in ``figures/out/table_004_2.csv`` (10 seeds per arm, Welch's t-test
 of each sigma > 0 against sigma = 0 at the same eps and sampling). A (sampling, eps) setting counts as "LS
 beats DP-Fed" when some sigma > 0 has a higher mean with Welch p < 0.05.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from repro.caption_csv import read_csv
+from theory.figure_evidence import OUT
 from theory.ledger import Verdict, claim
 
-CSV = Path(__file__).resolve().parents[2] / "figures" / "out" / "table_004_2.csv"
+CSV = OUT / "table_004_2.csv"
 ALPHA = 0.05
 
 
