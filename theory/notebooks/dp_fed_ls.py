@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -24,12 +26,13 @@
 # %%
 import mpmath
 
-from theory import ledger
 from theory.dp_fed_ls import closed_form as cf
 from theory.dp_fed_ls import inequalities as iq
+from theory.dp_fed_ls import subsampled_rdp as sr
 
-v20 = ledger.get("004.eq-20.first-term").evaluate()
-v19 = ledger.get("004.eq-19.given-18").evaluate()
+# each call below is a ledger claim's check (the function registered under the claim id in its comment)
+v20 = iq.eq20_first_term()      # 004.eq-20.first-term
+v19 = iq.eq19_given_18()        # 004.eq-19.given-18
 assert v20.status == "holds" and v19.status == "holds"
 print(v20.evidence["dlogf_dtau"])
 
@@ -40,14 +43,14 @@ print(v20.evidence["dlogf_dtau"])
 lo, hi = iq.eq21_interval_nu2()
 print("(21) holds exactly for nu^2 in", mpmath.nstr(lo, 12), mpmath.nstr(hi, 12))
 assert lo < 0.53 < 5 / 9 < hi < 2.25
-assert ledger.get("004.eq-21.region").evaluate().status == "refuted"
+assert iq.eq21_region().status == "refuted"       # 004.eq-21.region
 
 # %% [markdown]
 # **Step 3: Lemma 3's conclusion nevertheless holds** against the exact RDP (integer and fractional orders) on
 # the sampled grid of its region: the dropped $(1-\tau)^{\alpha-2}$ and the slack of (19) cover the gap.
 
 # %%
-v3 = ledger.get("004.lemma-3.vs-exact-rdp").evaluate()
+v3 = sr.lemma3_vs_exact()       # 004.lemma-3.vs-exact-rdp
 print(v3.status, "tightest relative slack", round(v3.margin, 4), v3.evidence["tightest_point"])
 assert v3.status == "holds" and v3.margin > 0
 
@@ -57,7 +60,7 @@ assert v3.status == "holds" and v3.margin > 0
 # T rounds and Lemma 1 at $\alpha = \log(1/\delta)/((1-\lambda)\varepsilon)+1$ give ε (sympy).
 
 # %%
-v2 = ledger.get("004.thm-2.identities").evaluate()
+v2 = cf.thm2_identities()       # 004.thm-2.identities
 assert all(v2.evidence.values())
 st = cf.mnist_setting(cf.POISSON)
 for eps in (6.0, 9.0):
