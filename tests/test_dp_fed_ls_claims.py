@@ -20,6 +20,7 @@ def test_eq16_threshold_below_two_thirds_by_scipy():
     assert 1 / x < 2 / 3 and abs(1 / x - 0.6613168113) < 1e-9
 
 
+@pytest.mark.peers
 def test_wbk_theorem27_matches_dp_accounting():
     rdp = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
     for q, z, a in ((0.05, 1.5, 4), (0.2, 1.0, 2), (0.05, 0.75, 7)):
