@@ -80,6 +80,7 @@ EXAMPLES = {
             "B": Printed("0.5321797270231777", "L1574"),
             "K_minus_coefficient": Printed("0.8447826585127415", "L1580"),
             "q_K_star": Printed("0.0000008160800000000002", "L1590"),
+            "K_minus_coefficient_rounded": Printed("0.845", "L1594"),  # the coefficient as the text rounds it
             "q_K_minus": Printed("0.0006033511249999998", "L1598"),  # computed from the rounded coefficient 0.845 (L1594)
             "m": Printed("1960.5920988138412", "L1602"),
             "T": Printed("4951", "L1606"),
