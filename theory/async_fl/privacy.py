@@ -401,7 +401,7 @@ def thm31_constant_q() -> Verdict:
     exact = s_hat([s], n_c, 2)
     ev = {"sqrt_S2_over_q": str(ratio), "check_N=10000_s=100": {"sqrt_S2": float(mpmath.sqrt(exact)), "q": s / n_c}}
     if sympy.simplify(ratio - 1) != 0:
-        return Verdict("refuted", "symbolic", float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1), ev,
+        return Verdict("refuted", "symbolic", -float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1), ev,
                        counterexample={"q": s / n_c, "sqrt_S2_hat": float(mpmath.sqrt(exact)), "correct": "q/sqrt(1-q)"})
     return Verdict("holds", "symbolic", 0.0, ev)
 

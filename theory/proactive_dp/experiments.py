@@ -124,9 +124,11 @@ def check_sigma_35() -> Verdict:
     ev = {"rows": rows, "violations": len(bad), "checked": len(rows),
           "pattern": "the printed pairs follow epsilon = 2 ln(1/delta)/sigma^2, i.e. (35) without its epsilon term"}
     if not bad:
-        return Verdict("holds", "numeric", margin=min(float(r["sigma"]) - r["sigma_needed_35"] for r in rows), evidence=ev)
+        return Verdict("holds", "numeric", margin=min((float(r["sigma"]) - r["sigma_needed_35"]) / r["sigma_needed_35"] for r in rows),
+                       evidence=ev)
     worst = min(bad, key=lambda r: float(r["sigma"]) - r["sigma_needed_35"])
-    return Verdict("refuted", "numeric", margin=worst["sigma_needed_35"] - float(worst["sigma"]), evidence=ev,
+    ev["margin_unit"] = "relative: (sigma - sigma_needed_35)/sigma_needed_35 of the worst pair"
+    return Verdict("refuted", "numeric", margin=(float(worst["sigma"]) - worst["sigma_needed_35"]) / worst["sigma_needed_35"], evidence=ev,
                    counterexample=worst)
 
 

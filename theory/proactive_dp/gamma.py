@@ -207,8 +207,9 @@ def _form_comparison(form: str) -> Verdict:
     worst = max(rel, key=lambda r: abs(r["rel_diff"]))
     if diff == 0:
         return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0", "points": rel})
-    return Verdict("refuted", "symbolic", margin=abs(worst["rel_diff"]),
-                   evidence={"difference": str(diff), "points": rel},
+    return Verdict("refuted", "symbolic", margin=-abs(worst["rel_diff"]),
+                   evidence={"difference": str(diff), "points": rel,
+                             "margin_unit": "relative: -|RHS_printed - RHS_(55)|/RHS_(55) at the worst compare point"},
                    counterexample=worst)
 
 
@@ -262,7 +263,7 @@ def check_l1004() -> Verdict:
     if worst["printed_over_true"] >= 1.0:
         return Verdict("holds", "symbolic", margin=worst["printed_over_true"] - 1.0,
                        evidence={"points": pts, "derived_form_matches": bool(derived_ok)})
-    return Verdict("refuted", "symbolic", margin=1.0 - worst["printed_over_true"],
+    return Verdict("refuted", "symbolic", margin=worst["printed_over_true"] - 1.0,
                    evidence={"points": pts, "derived_form_matches": bool(derived_ok),
                              "why": "1/(1-u0) = (1-alpha)/(1-alpha-2 sqrt(alpha)), not (1-alpha)/(1-sqrt(alpha))^2; "
                                     "the printed bound is smaller than B.2's, i.e. on the optimistic side",

@@ -74,7 +74,8 @@ def check_c2_tau() -> Verdict:
           "consequence": "with the algebra corrected the gap to Theorem 3.1 is sqrt(gamma), not sqrt(2 gamma)"}
     if ratio == 1:
         return Verdict("holds", "symbolic", margin=0.0, evidence=ev)
-    return Verdict("refuted", "symbolic", margin=float(ratio) - 1.0, evidence=ev,
+    ev["margin_unit"] = "relative: -|derived/printed - 1|"
+    return Verdict("refuted", "symbolic", margin=-abs(float(ratio) - 1.0), evidence=ev,
                    counterexample={"epsilon": 0.05, "gamma": 2.0, "Lprime": 9.0,
                                    "derived_tau": float(derived.subs({eps: 0.05, gam: 2, Lp: 9})),
                                    "printed_tau": float(printed.subs({eps: 0.05, gam: 2, Lp: 9}))})
@@ -123,7 +124,7 @@ def check_mu_65() -> Verdict:
     worst = max(r["rel_diff"] for r in rows)
     if worst <= 1e-10:
         return Verdict("holds", "numeric", margin=1e-10 - worst, evidence={"rows": rows})
-    return Verdict("refuted", "numeric", margin=worst, evidence={"rows": rows},
+    return Verdict("refuted", "numeric", margin=-worst, evidence={"rows": rows, "margin_unit": "relative: -|mu_65 - mu|/mu"},
                    counterexample=max(rows, key=lambda r: r["rel_diff"]))
 
 
@@ -155,7 +156,8 @@ def check_clt_exact() -> Verdict:
     if not out:
         return Verdict("holds", "numeric", margin=0.0, evidence=ev)
     worst = max(out, key=lambda x: abs(x["rel_gap"]))
-    return Verdict("refuted", "numeric", margin=abs(worst["rel_gap"]), evidence=ev, counterexample=worst)
+    ev["margin_unit"] = "relative: -|eps_CLT - eps_upper|/eps_upper of the worst configuration outside the bracket"
+    return Verdict("refuted", "numeric", margin=-abs(worst["rel_gap"]), evidence=ev, counterexample=worst)
 
 
 _C1_GRID = tuple((e, b) for e in (0.05, 0.5, 1.0) for b in (2.0, 4.0, 8.0, 16.0, 32.0))
