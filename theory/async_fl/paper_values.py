@@ -34,6 +34,11 @@ PRINTED = {
     "main_noise_constant": Printed("229", "L220"),
     "main_noise_increasing": Printed("112", "L220"),
     "main_slope": Printed("1.322", "L220"),
+    # Figure 1b's sequence as the main text prints it (L234), against L220 and Example 3 (L1682)
+    "fig1b_slope": Printed("1.348", "L234"),
+    "fig1b_offset": Printed("16", "L234"),
+    # L1782: "q <= (0.214/5)^3 = 0.00007578229244195698" (0.214 is a printed rounding of 0.21158875536302124)
+    "l1782_coefficient": Printed("0.214", "L1782"),
 }
 
 #: worked examples of D.3.2 (L1504-1806). ``inputs`` are the example's chosen settings, ``printed`` the

@@ -1,0 +1,119 @@
+r"""Seed 000's running-text statements around the sample-size sequences: the printed slope of Figure 1b, the
+range of the offset m, the summation ranges that define T, and the display at L1782
+(000_d613b97385d90362.txt). Each is a claim of its own because its verdict can differ from the theorem or the
+example it sits in.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from numerics.precision import MP_DPS
+from theory.async_fl import examples as ex
+from theory.async_fl.paper_values import EXAMPLE3_PRINTED, EXAMPLES, EXPERIMENT_PRINTED, PRINTED
+from theory.ledger import Verdict, agrees_with_printed, claim
+
+#: "converged": the next iterate keeps T and moves m/T by at most this relative amount (our reading, stated).
+CONVERGED_REL_TOL = 0.01
+
+
+@claim(id="000.fig1b.slope-L234", seed="000", lines="L234, L220, L1682, L1967",
+       statement="Figure 1b's sequence s_{i,c} = 16 + ceil(1.348 i) (L234) is the main-text/Example 3 sequence "
+                 "16 + ceil(1.322 i) (L220, L1682, L1967) to the printed digits.",
+       recorded="refuted")
+def check_fig1b_slope() -> Verdict:
+    example3 = float(EXAMPLE3_PRINTED["coef"].text)  # 1.3216327772100012 (L1682), = N_c q of Example 3
+    printed = PRINTED["fig1b_slope"].text
+    ev = {"slope_L234": printed, "slope_L220": PRINTED["main_slope"].text, "slope_L1682": EXAMPLE3_PRINTED["coef"].text,
+          "slope_L1967": EXPERIMENT_PRINTED["coef"].text, "example3_slope_recomputed": float(ex.replay(3)["values"]["slope"]),
+          "margin_unit": "relative: -|1.348 - N_c q|/(N_c q) with Example 3's N_c q"}
+    margin = -abs(float(printed) - example3) / example3
+    if agrees_with_printed(example3, printed):
+        return Verdict("holds", "numeric", 0.0, ev)
+    return Verdict("refuted", "numeric", margin, ev,
+                   counterexample={"printed_L234": printed, "example3_N_c_q": example3,
+                                   "s_100_L234": 16 + math.ceil(1.348 * 100), "s_100_example3": 16 + math.ceil(example3 * 100)})
+
+
+@claim(id="000.text.m-range", seed="000", lines="L1967, L1067",
+       statement="Appendix E's sequences s_{i,c} = N_c q (i+m)^p with m >= 0 (L1967) are within Theorem D.3's "
+                 "hypothesis m > 0 (L1067).",
+       recorded="refuted")
+def check_m_range() -> Verdict:
+    # m = 0 is admitted by L1967 and excluded by L1067; with p > 0 it makes the first sample size N_c q 0^p = 0
+    # and s = s_{0,c}/m^p (L1067) undefined.
+    p, n_c, q = 1.0, int(EXPERIMENT_PRINTED["N_c"].text), float(EXPERIMENT_PRINTED["q"].text)
+    s0 = n_c * q * 0.0 ** p
+    ev = {"L1967": "m >= 0 and p in [0, 1]", "L1067": "m > 0 and p >= 0", "s_0_at_m_0": s0,
+          "margin_unit": "indicator: -1 = a sequence L1967 admits lies outside the theorem"}
+    return Verdict("refuted", "exact", -1.0, ev,
+                   counterexample={"m": 0, "p": p, "q": q, "N_c": n_c, "s_0c": s0, "s_defined": False})
+
+
+def _rounds(q, m, p, n_c, k, first: int, inclusive: bool) -> int:
+    """Smallest T with sum_{i=first}^{T (or T-1)} N_c q (i+m)^p >= K (real-valued sizes, as the theorem's T)."""
+    total, t = 0.0, first
+    while True:
+        total += n_c * q * (t + m) ** p
+        if total >= k:
+            return t if inclusive else t + 1
+        t += 1
+
+
+@claim(id="000.text.summation-ranges", seed="000", lines="L158, L216, L1067, L1500",
+       statement="The printed definitions of the number of rounds T, K = sum_{j=0}^{T} s_j (L158), "
+                 "K/N_c = sum_{i=0..T} q_i (L216, L1500), K/N_c = sum_{i=1}^{T} q_i (L1067) and the algorithm's rounds "
+                 "i = 0..T-1, give the same T.",
+       recorded="refuted")
+def check_summation_ranges() -> Verdict:
+    rep = ex.replay(3)
+    f, x = rep["final"], rep["inputs"]
+    q, m, p, n_c = float(f["q"]), float(f["m"]), float(x["p"]), int(x["n_c"])
+    k = float(x["epochs"]) * n_c
+    t = {"L158/L216: sum_{i=0}^{T}": _rounds(q, m, p, n_c, k, 0, True),
+         "L1067: sum_{i=1}^{T}": _rounds(q, m, p, n_c, k, 1, True),
+         "rounds i = 0..T-1": _rounds(q, m, p, n_c, k, 0, False)}
+    ev = {"setting": "Example 3's final sequence (q, m, p = 1, N_c = 10,000, K = 25,000), real-valued sizes", "T": t,
+          "margin_unit": "relative: -(max T - min T)/max T"}
+    lo, hi = min(t.values()), max(t.values())
+    if lo == hi:
+        return Verdict("holds", "exact", 0.0, ev)
+    return Verdict("refuted", "exact", -(hi - lo) / hi, ev, counterexample={"q": q, "m": m, "p": p, "N_c": n_c, "K": k, "T": t})
+
+
+@claim(id="000.example-5.L1782-rounded-q", seed="000", lines="L1782",
+       statement="Example 5 at L1782: q <= (0.214/5)^3 = 0.00007578229244195698.",
+       recorded="refuted")
+def check_l1782_q() -> Verdict:
+    printed_q = EXAMPLES[5]["printed"]["q_iter1"]
+    coef = PRINTED["l1782_coefficient"].text
+    epochs = float(EXAMPLES[5]["inputs"]["epochs"].text)
+    with mpmath.workdps(MP_DPS):
+        from_rounded = float((mpmath.mpf(coef) / epochs) ** 3)
+        from_full = float((mpmath.mpf(EXAMPLES[5]["printed"]["K_minus_coefficient_iter1"].text) / epochs) ** 3)
+    ev = {"(0.214/5)^3": from_rounded, "printed": printed_q.text, "(0.21158875536302124/5)^3": from_full,
+          "note": "the printed q is the unrounded coefficient's; 0.2116 would round to 0.212, not 0.214",
+          "margin_unit": "relative: -|(0.214/5)^3 - printed|/printed"}
+    margin = -abs(from_rounded - printed_q.value) / printed_q.value
+    if agrees_with_printed(from_rounded, printed_q.text):
+        return Verdict("holds", "numeric", 0.0, ev)
+    return Verdict("refuted", "numeric", margin, ev, counterexample={"coefficient": coef, "epochs": epochs,
+                                                                    "(coef/epochs)^3": from_rounded, "printed": printed_q.text})
+
+
+@claim(id="000.example-5.L1782-converged", seed="000", lines="L1782-1784",
+       statement="Example 5 at L1782: the iteration on gamma = m/T has converged (the next iterate keeps T = 364 and m/T).",
+       recorded="holds")
+def check_l1782_converged() -> Verdict:
+    v = ex.replay(5)["values"]
+    rel = abs(float(v["m_over_T_iter2"] - v["m_over_T_iter1"])) / float(v["m_over_T_iter1"])
+    same_t = int(v["T_iter1"]) == int(v["T_iter2"])
+    ev = {"T_iter1": int(v["T_iter1"]), "T_iter2": int(v["T_iter2"]), "m_over_T_iter1": float(v["m_over_T_iter1"]),
+          "m_over_T_iter2": float(v["m_over_T_iter2"]), "relative_change": rel,
+          "tolerance": f"T unchanged and m/T within {CONVERGED_REL_TOL} (our reading of 'converged')",
+          "margin_unit": "relative: tolerance - relative change of m/T"}
+    margin = CONVERGED_REL_TOL - rel
+    if same_t and margin >= 0:
+        return Verdict("holds", "numeric", margin, ev)
+    return Verdict("refuted", "numeric", min(margin, -abs(margin)), ev, counterexample=ev)
