@@ -15,7 +15,7 @@ ITEMS = (
     # --- abstract and introduction -----------------------------------------------------------------------
     Item("text", "abstract: sigma = sqrt(2(eps + ln(1/delta)))/eps", "L8", claims=("002.thm-3.1.sigma-form-abstract",)),
     Item("text", "abstract: (2/e)^2 k^2 - 1/2 >= ln N", "L8", claims=("002.thm-3.1.abstract-condition",)),
-    Item("text", "abstract: T at least ~ 2k^2/eps", "L8", claims=("002.thm-3.1.T-about-2k2-over-eps",)),
+    Item("text", "abstract: T at least ~ 2k^2/eps", "L8", claims=("002.thm-3.1.T-about-2k2-over-eps", "002.abstract.T-2k2-suffices")),
     Item("text", "abstract: a factor ~4 below 2k^2/eps violates DP", "L8", claims=("002.thm-3.2.factor-4-abstract",)),
     Item("display", "(1) sigma = sqrt(2(eps + ln(1/delta))/eps)", "L32", claims=("002.thm-3.1.sigma-form-main",)),
     Item("text", "intro: (2/e)^2 k^2 >= 1/2 + ln(1/delta), T at least ~ 2k^2/eps", "L34",
@@ -54,6 +54,7 @@ ITEMS = (
                                                      "002.moments.constant-closed-forms", "002.cx.bounded-decreasing")),
     Item("text", "Theorem B.4 generalises Theorem B.1 using the core lemma (lemma reference)", "L484"),
     Item("lemma", "Lemma B.3", "L516-530", claims=("002.lemma-B3.conclusion", "002.lemma-B3.conclusion.certified")),
+    Item("text", "t = 2 term of the expansion (Abadi's Lemma 3)", "L594", claims=("002.lemma-B3.reduction-t2",)),
     Item("display", "(13) the binomial tail", "L598", claims=("002.lemma-B3.tail-13", "002.lemma-B3.tail-13.certified")),
     Item("display", "(14) Abadi's moment bound", "L602", claims=("002.lemma-B3.moment-14", "002.lemma-B3.moment-14.certified",
                                                              "002.lemma-B3.regroup-14")),
