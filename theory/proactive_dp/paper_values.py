@@ -82,3 +82,10 @@ FIGURE_STATEMENTS = {
     "fig6_clip": Printed("0.025", "L1383"), "fig6_sigma_max": Printed("12", "L1383"),
     "fig11_loss_percent": Printed("10", "L1496"),
 }
+
+
+#: running text L280 and L286 (the comparison with Abadi et al.)
+L280_286 = {"T": Printed("350000", "L280"), "epochs": Printed("7", "L280"), "N": Printed("50000", "L280"),
+            "accuracy_dp": Printed("60", "L280"), "abadi_non_dp": Printed("86", "L286"),
+            "abadi_deduction": Printed("26", "L286"), "ours_non_dp": Printed("74.74", "L286"),
+            "ours_deduction": Printed("14.14", "L286")}
