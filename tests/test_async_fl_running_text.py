@@ -31,3 +31,35 @@ def test_l1782_rounded_coefficient_does_not_give_the_printed_q():
     cx = get("000.example-5.L1782-rounded-q").evaluate().counterexample
     assert (0.214 / 5) ** 3 > 1.03 * float(cx["printed"])
     assert math.isclose((0.21158875536302124 / 5) ** 3, float(cx["printed"]), rel_tol=1e-12)
+
+
+def test_table1_client_count_against_figure10():
+    cx = get("000.table-1.client-counts").evaluate().counterexample
+    assert cx["clients"] == 2 != cx["table_1"] == 5
+
+
+def test_l826_q_is_not_a_probability():
+    cx = get("000.lemma-D1.L826-q").evaluate().counterexample
+    assert cx["q_as_printed"] > 1 >= cx["q_L842"] > 0
+
+
+def test_l874_bound_at_its_worst_point_by_quadrature():
+    # independent: M_t = E_{mu0}[((mu0 - mu)/mu0)^t]... in the direction (mu, mu0): int (mu - mu0)^t / mu0^(t-1) dz
+    import mpmath
+
+    from theory.async_fl.lemma_d1_proof import bound_l874
+
+    w = get("000.lemma-D1.L874-moment-bound").evaluate().evidence["worst"]
+    t, q, s = w["t"], w["q"], w["sigma"]
+    mu0 = lambda z: mpmath.npdf(z, 0, s)  # noqa: E731
+    mu = lambda z: (1 - q) * mu0(z) + q * mpmath.npdf(z, 1, s)  # noqa: E731
+    m_t = mpmath.quad(lambda z: (mu(z) - mu0(z)) ** t / mu0(z) ** (t - 1), [-mpmath.inf, 0, 1, mpmath.inf])
+    assert m_t <= bound_l874(t, q, s)
+
+
+def test_l882_first_term_small_t():
+    from fractions import Fraction
+
+    # t = 3: (t-1)!!(1 + e)/t! = (1 + e)/3 <= 1/6 + e for every e >= 1
+    for e in (Fraction(1), Fraction(3), Fraction(100)):
+        assert (1 + e) / 3 <= Fraction(1, 6) + e

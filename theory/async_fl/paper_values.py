@@ -215,3 +215,9 @@ EXPERIMENT_PRINTED = {"q": Printed("0.000132", "L1967"), "m": Printed("12.106", 
 A1_C22_PRINTED = Printed("36", "L735")
 #: L756: lower bound (1/2) N/mu^2 (1/t) and the printed factors (the constants are expressions, not numbers).
 OPTIMALITY_PRINTED = {"factor": Printed("20736", "L756"), "lower_const": ("1/2", "L756"), "upper_const": ("8*36^2", "L754")}
+
+
+#: Table 1's "# of clients" column (L1834-1836) and the client count the text gives for the biased/unbiased
+#: convex experiment (Figure 10, L1941).
+TABLE1_CLIENTS = {"strongly convex": Printed("5", "L1834"), "plain convex": Printed("5", "L1835"),
+                  "non-convex": Printed("4", "L1836"), "figure10_clients": Printed("2", "L1941")}

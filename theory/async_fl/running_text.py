@@ -117,3 +117,32 @@ def check_l1782_converged() -> Verdict:
     if same_t and margin >= 0:
         return Verdict("holds", "numeric", margin, ev)
     return Verdict("refuted", "numeric", min(margin, -abs(margin)), ev, counterexample=ev)
+
+
+@claim(id="000.table-1.client-counts", seed="000", lines="L1832-1836, L1941, L1947",
+       statement="Table 1's client counts (5 strongly convex, 5 plain convex, 4 non-convex) are those of the "
+                 "convex experiments of Appendix E.",
+       recorded="refuted")
+def check_table1_clients() -> Verdict:
+    from theory.async_fl.paper_values import TABLE1_CLIENTS
+
+    table = {k: int(v.text) for k, v in TABLE1_CLIENTS.items() if k != "figure10_clients"}
+    fig10 = int(TABLE1_CLIENTS["figure10_clients"].text)
+    ev = {"table_1": table, "figure_10_clients_L1941": fig10,
+          "note": "Figure 10 (biased vs unbiased, (a) strongly convex, (b) plain convex, L1947) runs 2 clients (L1941)",
+          "margin_unit": "relative: -|2 - 5|/5"}
+    if fig10 == table["strongly convex"] == table["plain convex"]:
+        return Verdict("holds", "exact", 0.0, ev)
+    return Verdict("refuted", "exact", -abs(fig10 - table["strongly convex"]) / table["strongly convex"], ev,
+                   counterexample={"experiment": "Figure 10 (L1941, L1947)", "clients": fig10, "table_1": table["strongly convex"]})
+
+
+@claim(id="000.lemma-D1.L826-q", seed="000", lines="L826, L842",
+       statement="L826 takes Abadi et al.'s Lemma 3 'with q = s_{i,c}': the lemma's sampling probability is s_{i,c}.",
+       recorded="refuted")
+def check_l826_q() -> Verdict:
+    # Lemma D.1 itself uses q = s_{i,c}/N_c (L842), a probability; q = s_{i,c} exceeds 1 for any batch of 2 or more
+    s0 = int(EXAMPLES[3]["inputs"]["s0"].text)
+    ev = {"L842": "q = s_{i,c}/N_c", "s_{0,c} of Example 3": s0,
+          "margin_unit": "relative: (1 - q)/1 with q = s_{0,c}, negative when q is no probability"}
+    return Verdict("refuted", "exact", 1.0 - s0, ev, counterexample={"s_ic": s0, "q_as_printed": s0, "q_L842": s0 / int(EXAMPLES[3]["inputs"]["n_c"].text)})
