@@ -63,3 +63,11 @@ def test_l882_first_term_small_t():
     # t = 3: (t-1)!!(1 + e)/t! = (1 + e)/3 <= 1/6 + e for every e >= 1
     for e in (Fraction(1), Fraction(3), Fraction(100)):
         assert (1 + e) / 3 <= Fraction(1, 6) + e
+
+
+def test_s0_le_3m0_at_small_cases():
+    # L746 at the smallest admissible m for a few d, recomputed directly
+    for d in (0, 1, 5):
+        m = 2 * (d + 1)
+        s0 = math.ceil((m + 1) / (16 * (d + 1) ** 2) / math.log((m + 1) / (2 * (d + 1))))
+        assert s0 <= 3 * (m + 1) ** 2 / 4

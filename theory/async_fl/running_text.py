@@ -146,3 +146,31 @@ def check_l826_q() -> Verdict:
     ev = {"L842": "q = s_{i,c}/N_c", "s_{0,c} of Example 3": s0,
           "margin_unit": "relative: (1 - q)/1 with q = s_{0,c}, negative when q is no probability"}
     return Verdict("refuted", "exact", 1.0 - s0, ev, counterexample={"s_ic": s0, "q_as_printed": s0, "q_L842": s0 / int(EXAMPLES[3]["inputs"]["n_c"].text)})
+
+
+#: ranges of the exhaustive s_0 <= 3 M_0 check (the sequence of L731 needs m + 1 > 2(d + 1))
+S0_D_MAX, S0_M_MAX = 40, 4000
+
+
+@claim(id="000.C22.s0-le-3M0", seed="000", lines="L717, L731, L746",
+       statement="For the C.2.2 sequence s_i = ceil((m+i+1)/(16(d+1)^2) / ln((m+i+1)/(2(d+1)))) and M_0 = (m+1)^2/4, "
+                 "s_0 <= 3 M_0 (L746).",
+       recorded="holds")
+def check_s0_le_3m0() -> Verdict:
+    worst = None
+    for d in range(0, S0_D_MAX + 1):
+        for m in range(2 * (d + 1), S0_M_MAX + 1):  # m + 1 > 2(d + 1): ln > 0
+            # floats suffice: a rounding error moves s_0 by at most 1, and the worst s_0/(3 M_0) is far below 1
+            x = float(m + 1)
+            s0 = math.ceil(x / (16 * (d + 1) ** 2) / math.log(x / (2 * (d + 1))))
+            ratio = s0 / (3 * (m + 1) ** 2 / 4)
+            if worst is None or ratio > worst["s0_over_3M0"]:
+                worst = {"d": d, "m": m, "s_0": s0, "3M_0": 3 * (m + 1) ** 2 / 4, "s0_over_3M0": ratio}
+    ev = {"domain": f"exhaustive for 0 <= d <= {S0_D_MAX}, 2(d+1) <= m <= {S0_M_MAX}", "worst": worst,
+          "note": "the printed chain 1/(16(d+1)^2) <= 3(m+1)/4 drops the 1/ln factor and the ceiling; the inequality "
+                  "itself holds on the scanned range (s_0 = 1 near m + 1 = 2(d+1) + 1, where 1/ln is large)",
+          "margin_unit": "relative: 1 - s_0/(3 M_0) at the worst point"}
+    margin = 1 - worst["s0_over_3M0"]
+    if margin >= 0:
+        return Verdict("holds", "numeric", margin, ev)
+    return Verdict("refuted", "numeric", margin, ev, counterexample=worst)
