@@ -71,3 +71,14 @@ def test_s0_le_3m0_at_small_cases():
         m = 2 * (d + 1)
         s0 = math.ceil((m + 1) / (16 * (d + 1) ** 2) / math.log((m + 1) / (2 * (d + 1))))
         assert s0 <= 3 * (m + 1) ** 2 / 4
+
+
+def test_noise_metric_flips_with_diminishing_steps():
+    # recomputed with plain loops: sizes 16 + ceil(N_c q i) style from the claim's own schedules is not needed; the
+    # counterexample's ratio must exceed 1 while sqrt(T) sigma says 0.47
+    cx = get("000.title.noise-metric-step-sizes").evaluate().counterexample
+    assert cx["sqrtT_sigma_ratio"] < 0.5 < 1 < cx["ratio_increasing_over_constant"]
+    # the constant schedule's model noise by a direct sum
+    beta, n, s, sigma = cx["beta"], 1563, 16, 5.78
+    direct = sigma * math.sqrt(sum((0.15 / (1 + beta * s * i)) ** 2 for i in range(n)))
+    assert math.isclose(direct, cx["model_noise_constant"], rel_tol=1e-9)
