@@ -48,3 +48,15 @@ def test_tau_c_over_2_is_half_the_exact_tau():
     assert abs(printed * mu - 0.5) < 0.02  # printed tau (c = 1) is half of 1/mu
     v = get("002.appC.tau-c-over-2").evaluate()
     assert v.status == "holds-with-correction"
+
+
+def test_theta_685_counterexample():
+    cx = get("002.thm-3.1.theta-6.85").evaluate().counterexample
+    assert cx["2.4/gamma"] > cx["e sigma/(gamma theta)"]  # the max is the other branch at sigma = 6, theta = 6.85
+    assert 2.4 * 6.85 / math.e > 6
+
+
+def test_h_values_l1090():
+    h = lambda x: (math.sqrt(1 + (math.e / x) ** 2) - math.e / x) ** 2  # noqa: E731
+    assert round(h(6), 2) == 0.42 and round(h(10), 2) == 0.58
+    assert get("002.thm-3.1.L1090-h-values").evaluate().status == "holds"

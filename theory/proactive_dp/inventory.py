@@ -105,7 +105,7 @@ ITEMS = (
     Item("display", "(59) theta = s_max/s_bar", "L1060", reason=_DEF),
     Item("display", "(62) sigma of Theorem 3.1", "L1086", claims=("002.thm-3.1.sigma-form-main",)),
     Item("text", "sigma >= sqrt(2 + 4 ln N): 6.23 (N = 1e4), 6.93 (N = 1e5); theta <= 6.85 step", "L1090",
-         claims=("002.thm-3.1.sigma-floor",)),
+         claims=("002.thm-3.1.sigma-floor", "002.thm-3.1.L1090-h-values", "002.thm-3.1.theta-6.85")),
     Item("text", "k condition from (7)", "L1092-1100", claims=("002.thm-3.1.k-condition",)),
     Item("display", "(63) and (8)", "L1102-1120", claims=("002.thm-3.1.eq63-eq8",)),
     Item("remark", "increasing sample sizes: theta = 1 + p", "L1124", claims=("002.remark.theta-1-plus-p",)),

@@ -89,3 +89,9 @@ L280_286 = {"T": Printed("350000", "L280"), "epochs": Printed("7", "L280"), "N":
             "accuracy_dp": Printed("60", "L280"), "abadi_non_dp": Printed("86", "L286"),
             "abadi_deduction": Printed("26", "L286"), "ours_non_dp": Printed("74.74", "L286"),
             "ours_deduction": Printed("14.14", "L286")}
+
+
+#: L1090: the constants of the discussion of (62) with (32)-(34)
+L1090 = {"h6": Printed("0.42", "L1090"), "h10": Printed("0.58", "L1090"), "sigma_from": Printed("2.5", "L1090"),
+         "k_coefficient": Printed("2.4", "L1090"), "theta_max": Printed("6.85", "L1090"), "ratio": Printed("0.88", "L1090"),
+         "sigma_min": Printed("6", "L1090")}

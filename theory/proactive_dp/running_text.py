@@ -99,3 +99,44 @@ def check_theta_1_plus_p() -> Verdict:
     if shrinking and margin >= 0:
         return Verdict("holds", "sampled", margin, ev)
     return Verdict("refuted", "sampled", margin, ev, counterexample=max(rows, key=lambda r: r["rel_gap"]))
+
+
+L1090 = texts(paper_values.L1090)
+
+
+@claim(id="002.thm-3.1.L1090-h-values", seed="002", lines="L1090",
+       statement="h(6) = 0.42, h(10) = 0.58, and h(sigma) - 1/(e sigma) is positive and increasing for sigma >= 2.5, "
+                 "so g(sigma) = 1/(e sigma) for sigma >= 6.",
+       recorded="holds")
+def check_l1090_h() -> Verdict:
+    from theory.proactive_dp.gamma import h
+
+    grid = np.geomspace(float(L1090["sigma_from"]), 1e4, 400)
+    diff = np.array([h(s) - 1 / (math.e * s) for s in grid])
+    vals = {"h(6)": h(6.0), "h(10)": h(10.0)}
+    ok_vals = agrees_with_printed(vals["h(6)"], L1090["h6"]) and agrees_with_printed(vals["h(10)"], L1090["h10"])
+    ok_diff = bool(diff.min() > 0 and np.all(np.diff(diff) > 0))
+    ev = {**vals, "points": len(grid), "where": "400 log-spaced sigma in [2.5, 1e4]", "min_difference": float(diff.min()),
+          "margin_unit": "the smallest h(sigma) - 1/(e sigma) on the grid (absolute)"}
+    if ok_vals and ok_diff:
+        return Verdict("holds", "sampled", float(diff.min()), ev)
+    return Verdict("refuted", "sampled", min(float(diff.min()), -abs(vals["h(6)"] - 0.42)), ev, counterexample=vals)
+
+
+@claim(id="002.thm-3.1.theta-6.85", seed="002", lines="L1090",
+       statement="If theta <= 6.85 then sigma >= 6 >= 0.88 theta = 2.4 theta/e, so max{2.4/gamma, e sigma/(gamma theta)} "
+                 "= e sigma/(gamma theta).",
+       recorded="refuted")
+def check_theta_685() -> Verdict:
+    theta = float(L1090["theta_max"])
+    k24, sigma_min = float(L1090["k_coefficient"]), float(L1090["sigma_min"])
+    needed = k24 * theta / math.e  # sigma >= 2.4 theta/e is what the max needs
+    theta_ok = sigma_min * math.e / k24  # the largest theta for which sigma = 6 suffices
+    ev = {"2.4*6.85/e": needed, "0.88*6.85": float(L1090["ratio"]) * theta, "theta_max_correct": theta_ok,
+          "note": "at sigma = 6 and theta = 6.85 the max is 2.4/gamma, not e sigma/(gamma theta); the bound is theta <= 6.79",
+          "margin_unit": "relative: (6 - 2.4 theta/e)/6 at theta = 6.85"}
+    margin = (sigma_min - needed) / sigma_min
+    if margin >= 0:
+        return Verdict("holds", "exact", margin, ev)
+    return Verdict("refuted", "exact", margin, ev, counterexample={"sigma": sigma_min, "theta": theta, "gamma": 2.0,
+                                                                 "2.4/gamma": k24 / 2, "e sigma/(gamma theta)": math.e * sigma_min / (2 * theta)})
