@@ -82,3 +82,8 @@ def test_noise_metric_flips_with_diminishing_steps():
     beta, n, s, sigma = cx["beta"], 1563, 16, 5.78
     direct = sigma * math.sqrt(sum((0.15 / (1 + beta * s * i)) ** 2 for i in range(n)))
     assert math.isclose(direct, cx["model_noise_constant"], rel_tol=1e-9)
+
+
+def test_eq13_q_sup_covers_the_lemma_region():
+    # q <= exp(-2/sigma^2)/sigma over sigma > 0 never exceeds the cap the claim uses
+    assert max(math.exp(-2 / s ** 2) / s for s in [0.2 + 0.001 * i for i in range(20000)]) <= 0.31

@@ -79,3 +79,34 @@ def check_l882() -> Verdict:
     if worst[0] >= 0:
         return Verdict("holds", "numeric", float(worst[0]), ev)
     return Verdict("refuted", "numeric", float(worst[0]), ev, counterexample={"t": worst[1], "e_t": 1})
+
+
+#: sup of q over the lemma's region with lam >= 2: lam <= sigma^2 ln(1/(q sigma)) gives q <= exp(-2/sigma^2)/sigma,
+#: whose maximum over sigma > 0 is at sigma = 2 (value e^{-1/2}/2 = 0.303); 0.31 covers it.
+EQ13_Q_SUP = 0.31
+
+
+@claim(id="000.lemma-D1.eq13-factor-half", seed="000", lines="L882-893",
+       statement="Dropping the O((t-1)!!/t!) and O(1/t!) terms of L882 and L888 (L890) still leaves (13) an upper bound on "
+                 "their sum, because (13) also drops their factor 1/2.",
+       recorded="holds")
+def check_eq13_half() -> Verdict:
+    # term by term after the common factors (lam+1)/lam lam^t (2q)^t/((1-q)^{t-1} sigma^t), resp. lam^t q^t/(...sigma^{2t}):
+    #   ((t-2)!!/t! + e_t)/2 <= e_t          <=>  (t-2)!!/t! <= e_t, with e_t >= 1
+    #   ((1-q)^{-1}/t! + Y^t)/2 <= Y^t       <=>  (1-q)^{-1}/t! <= Y^t, with Y >= 2e and q <= EQ13_Q_SUP
+    worst = None
+    for t in range(3, L882_T_MAX + 1):
+        first = Fraction(_double_factorial(t - 2), math.factorial(t))  # against e_t >= 1
+        log_second = -math.log(1 - EQ13_Q_SUP) - math.lgamma(t + 1) - t * math.log(2 * math.e)  # log of ratio to Y^t
+        slack = min(1 - float(first), 1 - math.exp(log_second))
+        if worst is None or slack < worst[0]:
+            worst = (slack, t)
+    ev = {"domain": f"exhaustive for 3 <= t <= {L882_T_MAX} at the worst cases e_t = 1, Y = 2e, q = {EQ13_Q_SUP}; beyond, "
+                    "both dropped terms shrink like 1/t!",
+          "q_sup_reason": "lam >= 2 and lam <= sigma^2 ln(1/(q sigma)) force q <= exp(-2/sigma^2)/sigma <= e^{-1/2}/2",
+          "worst_relative_slack": worst[0], "at_t": worst[1],
+          "note": "footnote 8's extra factor 2 + r0/(sigma - r0) is not needed for (13)",
+          "margin_unit": "relative: 1 - dropped term/kept term at the worst t"}
+    if worst[0] >= 0:
+        return Verdict("holds", "numeric", worst[0], ev)
+    return Verdict("refuted", "numeric", worst[0], ev, counterexample={"t": worst[1]})
