@@ -60,3 +60,12 @@ def test_h_values_l1090():
     h = lambda x: (math.sqrt(1 + (math.e / x) ** 2) - math.e / x) ** 2  # noqa: E731
     assert round(h(6), 2) == 0.42 and round(h(10), 2) == 0.58
     assert get("002.thm-3.1.L1090-h-values").evaluate().status == "holds"
+
+
+def test_l66_and_l188():
+    assert math.exp(0.5) < 1.65
+    from theory.proactive_dp.paper_values import EXPERIMENT_SETTINGS
+
+    ks = [spec["k_total"] / spec["n"] for spec in EXPERIMENT_SETTINGS.values()]
+    assert max(ks) < 50  # the paper's own runs use 5-7 epochs
+    assert get("002.text.L188-k-epochs").evaluate().counterexample["k_min"] == min(ks)

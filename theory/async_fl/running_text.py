@@ -37,16 +37,16 @@ def check_fig1b_slope() -> Verdict:
                                    "s_100_L234": 16 + math.ceil(1.348 * 100), "s_100_example3": 16 + math.ceil(example3 * 100)})
 
 
-@claim(id="000.text.m-range", seed="000", lines="L1967, L1067",
-       statement="Appendix E's sequences s_{i,c} = N_c q (i+m)^p with m >= 0 (L1967) are within Theorem D.3's "
-                 "hypothesis m > 0 (L1067).",
+@claim(id="000.text.m-range", seed="000", lines="L196, L1967, L1067",
+       statement="The sequences s_{i,c} = N_c q (i+m)^p with m >= 0 of Theorem 3.2 (L196) and Appendix E (L1967) are "
+                 "within Theorem D.3's hypothesis m > 0 (L1067).",
        recorded="refuted")
 def check_m_range() -> Verdict:
     # m = 0 is admitted by L1967 and excluded by L1067; with p > 0 it makes the first sample size N_c q 0^p = 0
     # and s = s_{0,c}/m^p (L1067) undefined.
     p, n_c, q = 1.0, int(EXPERIMENT_PRINTED["N_c"].text), float(EXPERIMENT_PRINTED["q"].text)
     s0 = n_c * q * 0.0 ** p
-    ev = {"L1967": "m >= 0 and p in [0, 1]", "L1067": "m > 0 and p >= 0", "s_0_at_m_0": s0,
+    ev = {"L196": "m >= 0 and p >= 0", "L1967": "m >= 0 and p in [0, 1]", "L1067": "m > 0 and p >= 0", "s_0_at_m_0": s0,
           "margin_unit": "indicator: -1 = a sequence L1967 admits lies outside the theorem"}
     return Verdict("refuted", "exact", -1.0, ev,
                    counterexample={"m": 0, "p": p, "q": q, "N_c": n_c, "s_0c": s0, "s_defined": False})

@@ -95,3 +95,7 @@ L280_286 = {"T": Printed("350000", "L280"), "epochs": Printed("7", "L280"), "N":
 L1090 = {"h6": Printed("0.42", "L1090"), "h10": Printed("0.58", "L1090"), "sigma_from": Printed("2.5", "L1090"),
          "k_coefficient": Printed("2.4", "L1090"), "theta_max": Printed("6.85", "L1090"), "ratio": Printed("0.88", "L1090"),
          "sigma_min": Printed("6", "L1090")}
+
+
+#: L66: "we assume eps < 0.5 such that e^eps < 1.65"; L188: "k generally represents 50 or 100s of epochs"
+L66_L188 = {"eps_max": Printed("0.5", "L66"), "e_eps_max": Printed("1.65", "L66"), "k_typical": Printed("50", "L188")}

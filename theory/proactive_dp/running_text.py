@@ -140,3 +140,38 @@ def check_theta_685() -> Verdict:
         return Verdict("holds", "exact", margin, ev)
     return Verdict("refuted", "exact", margin, ev, counterexample={"sigma": sigma_min, "theta": theta, "gamma": 2.0,
                                                                  "2.4/gamma": k24 / 2, "e sigma/(gamma theta)": math.e * sigma_min / (2 * theta)})
+
+
+L66_L188 = texts(paper_values.L66_L188)
+
+
+@claim(id="002.text.L66-e-eps", seed="002", lines="L66",
+       statement="eps < 0.5 gives e^eps < 1.65.", recorded="holds")
+def check_l66() -> Verdict:
+    value = math.exp(float(L66_L188["eps_max"]))  # e^eps is increasing: the supremum is at eps = 0.5
+    margin = (float(L66_L188["e_eps_max"]) - value) / float(L66_L188["e_eps_max"])
+    ev = {"e^0.5": value, "margin_unit": "relative: (1.65 - e^0.5)/1.65"}
+    if margin >= 0:
+        return Verdict("holds", "exact", margin, ev)
+    return Verdict("refuted", "exact", margin, ev, counterexample={"epsilon": 0.5, "e^eps": value})
+
+
+@claim(id="002.text.L188-k-epochs", seed="002", lines="L188, L1404-1478",
+       statement="k = K/N generally represents 50 or 100s of epochs (so that condition (7) verifies in practice).",
+       recorded="refuted")
+def check_l188() -> Verdict:
+    rows = []
+    for name, spec in EXPERIMENT_SETTINGS.items():
+        k = spec["k_total"] / spec["n"]
+        delta = float(spec["delta"])
+        rows.append({"table": name, "k": k, "condition_7": (2 / math.e) ** 2 * k ** 2 >= 0.5 + math.log(1 / delta)})
+    k_min = min(r["k"] for r in rows)
+    typical = float(L66_L188["k_typical"])
+    ev = {"rows": rows, "note": "the paper's own experiments (Tables 3-5) use k = 5, 6, 7 epochs; (7) still holds there",
+          "margin_unit": "relative: (k_max of the experiments - 50)/50"}
+    k_max = max(r["k"] for r in rows)
+    margin = (k_max - typical) / typical
+    if margin >= 0:
+        return Verdict("holds", "exact", margin, ev)
+    return Verdict("refuted", "exact", margin, ev, counterexample={"k_of_tables_3_5": [r["k"] for r in rows], "k_min": k_min,
+                                                                 "printed_typical_k": L66_L188["k_typical"]})
