@@ -15,3 +15,16 @@ def test_every_seed_003_claim_is_in_the_inventory():
     named = {c for item in inventory.ITEMS for c in item.claims}
     mine = {c.id for c in ledger.load_all() if c.seed == "003"}
     assert mine <= named, f"claims missing from the inventory: {sorted(mine - named)}"
+
+
+def test_item_lines_exist_in_the_seed():
+    import os
+    import re
+    from pathlib import Path
+
+    seeds = Path(os.environ.get("DPV_SEEDS_DIR", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+    n = len((seeds / ledger.SEED_FILES["003"]).read_text(encoding="utf-8").splitlines())
+    for item in inventory.ITEMS:
+        for part in item.lines.split(","):
+            m = re.match(r"^\s*L(\d+)(?:-L?(\d+))?\s*$", part)
+            assert m and 1 <= int(m.group(1)) <= int(m.group(2) or m.group(1)) <= n, f"{item.label}: {item.lines!r}"
