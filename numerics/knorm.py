@@ -105,9 +105,15 @@ class KNorm:
         lo_v, hi_v = v[:-1], v[1:]
         a = c - self.steps * self.shift  # W_1 > c  <=>  sqrt(V) Z > a
         p1 = special.ndtr(-a / np.sqrt(lo_v if a > 0 else hi_v))  # the smaller end of each cell
-        p0 = special.ndtr(-c / np.sqrt(hi_v if c > 0 else lo_v))  # the larger end of each cell
+        # Q(E) in log space: its cells can underflow while e^eps is huge (eps up to hundreds of nats)
+        log_p0 = special.log_ndtr(-c / np.sqrt(hi_v if c > 0 else lo_v))  # the larger end of each cell
         outside = max(1.0 - float(mass.sum()), 0.0)
-        return float(np.dot(mass, p1)) - math.exp(eps) * (float(np.dot(mass, p0)) + outside)
+        with np.errstate(divide="ignore"):
+            log_q = float(special.logsumexp(np.append(np.log(mass) + log_p0, math.log(outside) if outside > 0 else -np.inf)))
+        p_mass = float(np.dot(mass, p1))
+        if eps + log_q > 700.0:  # e^eps Q(E) > 1 >= P(E): this threshold gives nothing above 0
+            return 0.0
+        return p_mass - math.exp(eps + log_q)
 
     def delta_lower(self, eps: float) -> float:
         mean_v = self.steps * self.k * self.theta

@@ -263,3 +263,14 @@ def test_merged_grid_is_dominated_by_its_pair(noise, g, sigma, h):
     xo = (optimistic.k0 + np.arange(len(optimistic.pmf))) * h
     mean = lambda pmf, xs: float(np.dot(pmf, xs))
     assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - 1e-12  # closer to the true mean loss
+
+
+def test_knorm_long_run_with_large_epsilon_does_not_overflow():
+    """eps near 10 over 3000 releases puts the bisection's first midpoint beyond 700 nats (it raised
+    OverflowError in the realizable-pair lower bound); the bracket must come back ordered and finite."""
+    from numerics import epsilon
+    from numerics.schedule import Phase, Schedule
+
+    phase = Phase.full_batch(sigma=2.0, steps=3000, noise="l2-knorm", dimension=785)
+    b = epsilon(Schedule((phase,), "replace-one"), 1e-5)
+    assert 0.0 < b.epsilon_lower <= b.epsilon_upper < float("inf")
