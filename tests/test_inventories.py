@@ -1,4 +1,8 @@
-"""The inventories of seeds 000 and 002: well-formed, every named claim exists, every line exists in its seed."""
+"""Every paper package's inventory: well-formed, every named claim exists, every line exists in its seed.
+
+Inventories are discovered: each ``theory/<paper>/inventory.py`` beside a ``paper_values.py`` naming its
+``SEED`` file (the seed's three-digit prefix is the claims' seed).
+"""
 import os
 import re
 from pathlib import Path
@@ -9,7 +13,32 @@ from theory import ledger
 from theory.inventory import coverage_counts
 
 SEEDS_DIR = Path(os.environ.get("DPV_SEEDS_DIR", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
-INVENTORIES = {"000": "theory.async_fl.inventory", "002": "theory.proactive_dp.inventory"}
+
+
+def _discover() -> dict:
+    import importlib
+    import pkgutil
+
+    import theory
+
+    found = {}
+    for info in pkgutil.iter_modules(theory.__path__):
+        if not info.ispkg:
+            continue
+        try:
+            values = importlib.import_module(f"theory.{info.name}.paper_values")
+        except ModuleNotFoundError:
+            continue
+        if (Path(theory.__path__[0]) / info.name / "inventory.py").exists():
+            found[values.SEED[:3]] = f"theory.{info.name}.inventory"
+    return found
+
+
+INVENTORIES = _discover()
+
+
+def test_inventories_are_found_for_every_paper_package_with_values():
+    assert {"000", "002"} <= set(INVENTORIES), INVENTORIES
 
 
 def _items(seed):
