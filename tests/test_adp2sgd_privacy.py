@@ -11,8 +11,14 @@ from theory.adp2sgd import sensitivity, subsampled_rdp as sr, theorem_2 as t2, w
 
 
 def _quad_pair_rdp(gamma, s2, alpha):
-    """D_alpha((1-g)N(0,1)+g N(m,1) || N(0,1)), m = 1/sqrt(s2), by mpmath quadrature (not numerics.rdp)."""
-    with mpmath.workdps(30):
+    """D_alpha((1-g)N(0,1)+g N(m,1) || N(0,1)), m = 1/sqrt(s2), not by numerics.rdp: the binomial expansion
+    (Mironov, Talwar, Zhang 2019) at integer orders, mpmath quadrature otherwise."""
+    with mpmath.workdps(40):
+        if float(alpha).is_integer():
+            a, g = int(alpha), mpmath.mpf(gamma)
+            total = sum(mpmath.binomial(a, k) * (1 - g) ** (a - k) * g ** k * mpmath.exp(k * (k - 1) / (2 * mpmath.mpf(s2)))
+                        for k in range(a + 1))
+            return float(mpmath.log(total) / (a - 1))
         m = 1 / mpmath.sqrt(s2)
         f = lambda x: mpmath.npdf(x) * ((1 - gamma) + gamma * mpmath.exp(m * x - m * m / 2)) ** alpha  # noqa: E731
         return float(mpmath.log(mpmath.quad(f, [-mpmath.inf, 0, m * alpha, mpmath.inf])) / (alpha - 1))
