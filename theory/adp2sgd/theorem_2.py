@@ -22,6 +22,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.errors import InvalidParameter
+from theory.adp2sgd.paper_values import SETUP
 from theory.ledger import Verdict, claim
 
 # --- the formulas, as printed -------------------------------------------------------------------------------
@@ -66,9 +67,18 @@ def hypotheses_hold(*, epsilon, delta, mu, T, K, n1, B) -> bool:
     return epsilon_condition(**kw) and alpha_of(epsilon, delta, mu) <= condition_7_rhs(**kw)
 
 
-#: the paper's CIFAR-10 setting (L232, L338): K = 16 learners, B = 256 per learner, 50,000 training images
-#: split evenly (n_(1) = 3125), 300 epochs of 50,000/256 minibatches = T logical iterations (ceil).
-CIFAR = {"K": 16, "B": 256, "n1": 50_000 // 16, "T": math.ceil(300 * 50_000 / 256)}
+
+
+def cifar_setting() -> dict:
+    """The paper's CIFAR-10 setting (L232, L338): K = 16 learners, B = 256 per learner, 50,000 training
+    images split evenly (n_(1) = 3125), 240 + 60 = 300 epochs of 50,000/256 minibatches = T (ceil)."""
+    s = {k: v.value for k, v in SETUP.items()}
+    K, B, n = int(s["gpus"]), int(s["cifar_batch_per_gpu"]), int(s["cifar_train"])
+    epochs = s["cifar_epoch_2"] + s["cifar_last_epochs"]
+    return {"K": K, "B": B, "n1": n // K, "T": math.ceil(epochs * n / B)}
+
+
+CIFAR = cifar_setting()
 #: grid of mu on which the feasible set is searched (a scan, stated as such in the evidence).
 MU_GRID = np.linspace(1e-4, 1 - 1e-4, 4000)
 
