@@ -70,7 +70,7 @@ ITEMS = (
          claims=("001.sec-5.setup-arithmetic",)),
     Item("table", "Table 1", "L218-230",
          claims=("001.table-1.comparable-utility", "001.table-1.baseline-adpsgd-can-outperform",
-                 "001.table-1.settings-epsilon", "001.table-1.reproduced-difference")),
+                 "001.table-1.settings-epsilon", "001.fig-1.similar-utility", "001.sec-5.same-privacy-budget")),
     Item("text", "training set-up: batch 256/GPU, 4096 total, lr schedule over 300 epochs; SWB 128/GPU, 2048", "L232",
          claims=("001.sec-5.setup-arithmetic",)),
     Item("text", "baseline ADPSGD can outperform SYNC (intrinsic noise)", "L234",
