@@ -85,3 +85,16 @@ def test_fixed_size_lower_bound_exceeds_poisson_what_if_at_sigma_1():
     z = acc.READINGS["L92"] * 1.0
     assert acc.fixed_lower(z, steps, B / n_k) > acc.poisson_what_if(z, steps, B / n_k)[1]
     assert acc.fixed_lower(z, steps, B / n_k) <= acc.fixed_upper_wbk(z, steps, B / n_k)
+
+
+def test_prop1_correction_is_needed_just_beyond_it():
+    """At K = 2 the printed condition already fails at tau = 10K = 20 (rho = 0), in ball arithmetic."""
+    import flint
+
+    from theory.adp2sgd import prop1_region as pr
+
+    with flint.ctx.workprec(64):
+        c1, c2, one_minus_c3 = pr.margins(2, 20, flint.arb(0))
+        assert one_minus_c3 < 0
+        c1, c2, one_minus_c3 = pr.margins(2, 18, flint.arb(0))
+        assert c1 > 0 and c2 >= 0 and one_minus_c3 >= 0
