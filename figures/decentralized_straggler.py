@@ -21,13 +21,15 @@ def time_budget_comparison(rows: list[dict]) -> dict:
             "p_welch_adpsgd_greater": X.welch_greater(adp, sync), "n": [len(adp), len(sync)]}
 
 
-def straggler_figure(args, *, name: str, straggler: str, figure: str, paper: str, stated: str) -> None:
+def straggler_figure(args, *, name: str, straggler: str, figure: str, paper: str, stated: str, paper_note: str) -> None:
     rows = X.curve_rows(X.run(X.straggler_grid(straggler, quick=args.quick), name))
     fig, axes = common.figure_axes(2, width=4.6)
     plot_mean_curves(axes[0], rows, x="time", title=f"{straggler}: accuracy against simulated time")
     plot_mean_curves(axes[1], rows, x="epoch", title=f"{straggler}: accuracy against epoch")
     c = time_budget_comparison(rows)
     axes[0].axvline(c["time_budget"], color="gray", lw=0.8, ls=":")
+    axes[0].text(0.02, 0.97, f"{paper_note}\nours: SYNC/A(DP)2 time for the same epochs = {c['end_time_ratio']:.2f}",
+                 transform=axes[0].transAxes, fontsize=6.5, va="top")
     ours = (f"SYNC needs {c['end_time_ratio']:.2f}x the simulated time of A(DP)2SGD for the same epochs; at A(DP)2's "
             f"finishing time {c['time_budget']:.0f}: A(DP)2 {c['adpsgd_accuracy']:.4f} vs SYNC "
             f"{c['sync_accuracy_at_budget']:.4f} (Welch one-sided p = {c['p_welch_adpsgd_greater']:.3g})")

@@ -15,7 +15,8 @@ def main(argv=None) -> None:
     straggler_figure(args, name="fig_001_2", straggler="random2x",
                      figure="001 Fig. 2: Case I, a random learner 2X slower each iteration, sigma = 2",
                      paper="001_53c39e87fd81b1a8.txt L242-244, L258, L372",
-                     stated="in SYNC the whole system slows down by a factor of 2; ADPSGD remains largely undisturbed (L244)")
+                     stated="in SYNC the whole system slows down by a factor of 2; ADPSGD remains largely undisturbed (L244)",
+                     paper_note="paper: SYNC slows down by a factor of 2, ADPSGD largely undisturbed (L244)")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ def main(argv=None) -> None:
     straggler_figure(args, name="fig_001_3", straggler="one10x",
                      figure="001 Fig. 3: Case II, one learner 10X slower, sigma = 2",
                      paper="001_53c39e87fd81b1a8.txt L249-251, L260, L361-365, L372",
-                     stated="ADPSGD runs significantly faster than SYNC (L260)")
+                     stated="ADPSGD runs significantly faster than SYNC (L260)",
+                     paper_note="paper: ADPSGD significantly faster than SYNC (L260); no factor printed")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def _finals(rows: list[dict]) -> dict:
 
 @claim(id="001.fig-1.similar-utility", seed="001", lines="L236, L247, L359",
        statement="Under the same noise level, SYNC and A(DP)2SGD reach a similar level of utility (Figs. 1, 5).",
-       recorded="holds", figure="figures/out/fig_001_1.png")
+       recorded="open", figure="figures/out/fig_001_1.png")
 def similar_utility() -> Verdict:
     rows, source = _rows("fig_001_1", X.noise_grid, "fig_001_1")
     fin = _finals(rows)
