@@ -96,3 +96,17 @@ def test_condition_7_equals_lemma_2_cap_numerically(eps, mu, logd, T, K, n, B):
     assert math.isclose(lhs, rhs, rel_tol=1e-9, abs_tol=1e-9)
     assert (s2 >= 1.5) == t2.epsilon_condition(epsilon=eps, delta=delta, mu=mu, T=T, K=K, n1=n, B=B) or \
         math.isclose(s2, 1.5, rel_tol=1e-9)
+
+
+def test_ratio_bound_dominates_the_wbk_ratio_at_region_points():
+    """The certificate's uniform bound is above WBK / Lemma 2 at points of the region (gamma at and below the cap)."""
+    import flint
+
+    for s2, a in [(1.5, 2), (1.5, 3), (4.0, 5), (50.0, 8), (1000.0, 3)]:
+        cap_gamma = math.exp(-a) / (1 + s2)
+        with flint.ctx.workprec(64):
+            enc = sr.ratio_bound(flint.arb(1 / s2), a)
+        for g in (cap_gamma, cap_gamma / 7):
+            assert sr.in_region(g, s2, a - 1e-12)
+            ratio = float(sr.wbk_upper(g, s2, a)) / sr.lemma2_bound(g, s2, a)
+            assert ratio <= float(enc.upper()) <= 1.0
