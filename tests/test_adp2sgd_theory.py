@@ -98,3 +98,15 @@ def test_prop1_correction_is_needed_just_beyond_it():
         assert one_minus_c3 < 0
         c1, c2, one_minus_c3 = pr.margins(2, 18, flint.arb(0))
         assert c1 > 0 and c2 >= 0 and one_minus_c3 >= 0
+
+
+def test_one_step_event_bound_against_the_pld_accountant():
+    """The event bound is a lower bound: at most the certified PLD upper end of the same one-step pair."""
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    for z, g in [(2.0, 0.08192), (0.64, 128 / 262500)]:
+        b = epsilon_pld(Schedule.constant(q=g, sigma=z / 2, steps=1), acc.DELTA)
+        lower = acc.one_step_lower(z, g)
+        assert lower <= b.epsilon_upper
+        assert lower >= 0.99 * b.epsilon_lower          # and nearly tight for this pair

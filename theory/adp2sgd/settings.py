@@ -30,6 +30,8 @@ import functools
 import math
 
 import mpmath
+import numpy as np
+from scipy.stats import norm
 
 from numerics.pld import epsilon_pld
 from numerics.precision import MP_DPS
@@ -78,6 +80,36 @@ def fixed_upper_wbk(z: float, steps: int, gamma: float, delta: float = DELTA) ->
     return float(best) * (1 + 1e-12)
 
 
+def one_step_lower(z: float, gamma: float, delta: float = DELTA) -> float:
+    """Certified lower bound on eps(delta) of ONE fixed-size replace-one step (a fortiori of many).
+
+    Realizable pair in units of the noise: P = (1-gamma)N(0,1) + gamma N(2/z,1) vs Q = N(0,1); every
+    event S = {x > t} gives eps >= log((P(S) - delta)/Q(S)); we take the best t on a grid (scipy.stats.norm).
+    """
+    m = 2.0 / z
+    ts = np.linspace(0.0, m + 10.0, 4001)
+    p = (1 - gamma) * norm.sf(ts) + gamma * norm.sf(ts - m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vals = np.where(p > delta, np.log(np.clip(p - delta, 1e-300, None)) - norm.logsf(ts), -np.inf)
+    return float(max(0.0, vals.max()))
+
+
+def swb_rows() -> list[dict]:
+    """SWB300 (L230, L232, L342): 16 learners share about 4.2M samples, B = 128, 20 epochs; one-step bound."""
+    K = int(SETUP["gpus"].value)
+    n_k = int(SETUP["swb_train_samples_million"].value * 1e6) // K
+    B = int(SETUP["swb_batch_per_gpu"].value)
+    epochs = 2 * SETUP["swb_warmup_epochs"].value         # 10 warm-up + 10 annealing epochs (L232)
+    rows = []
+    for p in NOISE["swb"]:
+        z = READINGS["L92"] * p.value
+        rows.append({"reading": "L92", "sigma_printed": p.text, "line": p.line, "z": z, "gamma": B / n_k,
+                     "steps_per_learner": math.ceil(epochs * n_k / B), "delta": DELTA,
+                     "one_step_lower": one_step_lower(z, B / n_k),
+                     "note": "lower bound from ONE of the learner's steps; the run composes all of them"})
+    return rows
+
+
 def cifar_rows(readings=("L92", "abadi")) -> list[dict]:
     steps, B, n_k = cifar_learner_steps()
     gamma = B / n_k
@@ -99,7 +131,7 @@ def cifar_rows(readings=("L92", "abadi")) -> list[dict]:
 def settings_epsilon() -> Verdict:
     rows = cifar_rows(readings=("L92",))
     return Verdict("open", "numeric", margin=None,
-                   evidence={"cifar_rows": rows,
+                   evidence={"cifar_rows": rows, "swb_rows": swb_rows(),
                              "labels": {"fixed_lower": "certified lower bound, fixed-size replace-one (realizable pair)",
                                         "fixed_upper_wbk": "upper bound, fixed-size replace-one, WBK 2019 Thm 9 RDP (loose)",
                                         "poisson_what_if": "what a Poisson analysis would give (the wrong model here)"},
