@@ -51,6 +51,21 @@ def straggler_grid(straggler: str, *, quick: bool) -> list[dict]:
             for a in ("sync", "adpsgd") for sd in seeds]
 
 
+#: Case III (L253-255): batch and learning rate both doubled, small noise (sigma = 1 in Table 1's scale)
+SMALL = 1.0
+
+
+def large_batch_grid(*, quick: bool) -> list[dict]:
+    """Fig. 4 analogue: base and 2x (batch, lr) for both algorithms at small noise."""
+    base, seeds = _setting(quick)
+    seeds = seeds[:3]
+    out = []
+    for factor in (1, 2):
+        cfg = {**base, "batch": base["batch"] * factor, "lr": base["lr"] * factor, "sigma": SMALL, "straggler": "none"}
+        out += [{**cfg, "algorithm": a, "seed": sd} for a in ("sync", "adpsgd") for sd in seeds]
+    return out
+
+
 def run(points: list[dict], desc: str) -> list[dict]:
     return sweep(run_point, points, desc=desc)
 
@@ -61,6 +76,7 @@ def curve_rows(results: list[dict]) -> list[dict]:
         c = r["config"]
         for p in r["curve"]:
             rows.append({"algorithm": c["algorithm"], "sigma": c["sigma"], "straggler": c["straggler"], "seed": c["seed"],
+                         "lr": c["lr"],
                          "epoch": round(p["epoch"], 6), "time": p["time"], "test_accuracy": p["test_accuracy"],
                          "max_steps_per_learner": max(r["steps_per_learner"]),
                          "min_steps_per_learner": min(r["steps_per_learner"]),
