@@ -43,3 +43,11 @@ def finals(rows: list[dict]) -> dict:
     for (alg, sig, strag, _), r in sorted(last.items()):
         out[(alg, sig, strag)].append(float(r["test_accuracy"]))
     return out
+
+
+def data_note() -> str:
+    """The data's provenance for the caption (package, version, SHA-256 prefix of the MNIST-5k file)."""
+    from repro.data import mnist_5k_provenance
+
+    p = mnist_5k_provenance()
+    return f"data: {p['file']} from {p['package']} {p['version']}, sha256 {p['sha256'][:16]}"

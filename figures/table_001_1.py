@@ -18,7 +18,7 @@ from theory.adp2sgd import settings as acc
 from theory.adp2sgd import tables as T
 
 from . import common
-from .decentralized_plots import finals
+from .decentralized_plots import data_note, finals
 
 NAME = "table_001_1"
 LEVEL = {0.0: "baseline", 1.0: "small", 2.0: "medium", 4.0: "large"}
@@ -71,7 +71,7 @@ def main(argv=None) -> None:
     cap = common.caption(
         figure="001 Table 1 analogue: final accuracy, A(DP)2 - SYNC, epsilon per arm",
         paper="001_53c39e87fd81b1a8.txt L218-236",
-        changes="as fig_001_1 (MNIST-5k, MLP, K=8, B=32, C=1, 10 epochs); Case II arms from fig_001_3",
+        changes="as fig_001_1 (MNIST-5k, MLP, K=8, B=32, C=1, 10 epochs); Case II arms from fig_001_3; " + data_note(),
         stated="comparable utility under the same noise, thus the same level of differential privacy budget (L236)",
         ours=ours, quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap)
