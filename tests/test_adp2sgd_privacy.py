@@ -2,6 +2,7 @@
 import math
 
 import mpmath
+import pytest
 import numpy as np
 from hypothesis import given, settings, strategies as st
 from scipy.stats import norm
@@ -110,3 +111,36 @@ def test_ratio_bound_dominates_the_wbk_ratio_at_region_points():
             assert sr.in_region(g, s2, a - 1e-12)
             ratio = float(sr.wbk_upper(g, s2, a)) / sr.lemma2_bound(g, s2, a)
             assert ratio <= float(enc.upper()) <= 1.0
+
+
+def test_guarantee_given_sensitivity_counterexample_recomputed():
+    from numerics.pld import delta_pld
+    from numerics.schedule import Schedule
+    from scipy.stats import binom
+
+    cx = ledger.get("001.thm-2.guarantee-given-sensitivity").evaluate().counterexample
+    s = t2.CIFAR
+    alpha = math.log(1 / cx["delta"]) / ((1 - cx["mu"]) * cx["epsilon"]) + 1
+    sigma_over_delta = math.sqrt(20 * s["T"] * alpha / (s["K"] ** 2 * s["n1"] ** 2 * cx["mu"] * cx["epsilon"])) / (2 / s["B"])
+    p = 1 - binom.cdf(cx["steps_floor"] - 1, s["T"], 1 / s["K"])
+    assert math.isclose(p, cx["p_enough"], rel_tol=1e-9)
+    coarse = delta_pld(Schedule.constant(q=s["B"] / s["n1"], sigma=sigma_over_delta, steps=cx["steps_floor"]),
+                       cx["epsilon"], rel_width=1e-2)
+    assert p * coarse.delta_lower > cx["delta"]
+
+
+@pytest.mark.slow
+def test_guarantee_given_sensitivity_by_monte_carlo():
+    """An independent (statistical) view of delta_m(eps): E_P[(1 - e^{eps - L})_+] by simulation of the loss."""
+    cx = ledger.get("001.thm-2.guarantee-given-sensitivity").evaluate()
+    ev = cx.evidence
+    rng = np.random.default_rng(0)
+    g, s, m, eps = ev["gamma_k"], ev["s_equals_sigma_over_Delta"], ev["steps_floor"], ev["epsilon"]
+    total = []
+    for _ in range(20):
+        inc = rng.random((2000, m)) < g
+        x = rng.normal(size=(2000, m)) * s + inc
+        loss = np.log1p(g * np.expm1((2 * x - 1) / (2 * s * s))).sum(axis=1)
+        total.append(np.clip(1 - np.exp(eps - loss), 0, None))
+    est = float(np.concatenate(total).mean())
+    assert 0.5 * ev["delta_m_lower_pld"] < est < 2.0 * ev["delta_m_upper_pld"]

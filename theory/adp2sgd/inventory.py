@@ -46,6 +46,7 @@ ITEMS = (
     # --- privacy ------------------------------------------------------------------------------------------
     Item("theorem", "Theorem 2: sigma^2 formula and the epsilon condition", "L180-186",
          claims=("001.thm-2.sigma-formula", "001.thm-2.epsilon-condition", "001.thm-2.guarantee",
+                 "001.thm-2.guarantee-given-sensitivity",
                  "001.thm-2.cifar-feasible")),
     Item("display", "(7) condition on alpha", "L184", claims=("001.thm-2.condition-7", "001.thm-2.cifar-feasible")),
     Item("remark", "Remark 1: w_k^t is (sqrt(t/T) eps, delta)-DP", "L190-192", claims=("001.remark-1.intermediate",)),

@@ -97,6 +97,17 @@ v = ledger.get("001.thm-2.worker-choice-amplification").evaluate()
 assert v.evidence["public_worker_lower"] > v.evidence["lemma2_bound"]
 
 # %% [markdown]
+# Composed over the record's worker's steps (at least 3500 with probability 0.997), this error alone breaks
+# the theorem at $(\epsilon, \delta) = (10, 10^{-5})$ even when the sensitivity $2G/B$ is granted
+# (certified PLD lower bound on $\delta$):
+
+# %%
+print(verdict("001.thm-2.guarantee-given-sensitivity"))
+v = ledger.get("001.thm-2.guarantee-given-sensitivity").evaluate()
+assert v.evidence["delta_lower_bound"] > v.evidence["delta"]
+v.evidence["delta_lower_bound"]
+
+# %% [markdown]
 # **Lemma 2** holds inside its region (checked against WBK 2019 Thm 9) and fails outside it:
 
 # %%
