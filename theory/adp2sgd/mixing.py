@@ -147,9 +147,3 @@ def smaller_rho_faster() -> Verdict:
                              "sign": "both terms positive for 0 < sqrt(rho) < 1; C1 decreases and C3, the bound's "
                                      "conditions, tighten as rho-bar grows"},
                    counterexample=None if ok else {"derivative": str(deriv)})
-
-
-def rho_bar_numeric(rho_: float, K: int) -> float:
-    """rho-bar of L162 in floating point."""
-    r = np.sqrt(rho_)
-    return (K - 1) / K * (1 / (1 - rho_) + 2 * r / (1 - r) ** 2)

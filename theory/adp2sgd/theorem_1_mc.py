@@ -49,7 +49,7 @@ def simulate(*, K, d, B, sigma, varsigma2, T, trials, eta, seed):
 def monte_carlo() -> Verdict:
     s = SETUP
     rho = mixing.rho("bipartite", s["K"])
-    rb = float(mixing.rho_bar_numeric(rho, s["K"]))
+    rb = float(utility.rho_bar(rho, s["K"], lib=np))
     C1, C2, C3 = (float(c) for c in utility.constants(sp.Float(s["eta"]), s["B"], 1, s["K"], 0, sp.Float(rb)))
     assert C1 > 0 and C2 >= 0 and C3 <= 1, "the chosen step must meet Theorem 1's conditions"
     per_trial, gap, ups2 = simulate(**s)
