@@ -2,7 +2,6 @@
 and the quick settings of fig_001_1..3 and table_001_1."""
 import importlib
 
-import numpy as np
 import pytest
 
 from figures import common

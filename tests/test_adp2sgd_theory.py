@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from theory import ledger
-from theory.adp2sgd import mixing, settings as acc, tables, utility
+from theory.adp2sgd import mixing, settings as acc, tables
 from theory.adp2sgd.paper_values import TABLE_1
 
 
