@@ -101,7 +101,7 @@ def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accu
 
 def certify(results: dict, *, enabled: bool) -> dict:
     """Certified epsilon (numerics.pld) per arm, from the first seed's schedule (all seeds share it)."""
-    from repro import dp
+    from numerics.certified import certified_epsilon
     from numerics.schedule import Schedule
 
     out = {}
@@ -111,7 +111,7 @@ def certify(results: dict, *, enabled: bool) -> dict:
             out[lab] = None
             continue
         sched = Schedule.from_phases([(p["q"], p["sigma"], p["steps"]) for p in priv["schedules"][0]["phases"]])
-        out[lab] = dp.certified_epsilon(sched, priv["delta"])
+        out[lab] = certified_epsilon(sched, priv["delta"])
     return out
 
 

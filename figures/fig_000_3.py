@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro.experiments import rounds_per_method
+from theory.async_fl.runs import rounds_per_method
 
 from . import common
 

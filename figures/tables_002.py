@@ -16,7 +16,11 @@ from figures.run import OUT
 from numerics.sweep import sweep, versioned
 from theory.proactive_dp import calculators as C
 from theory.proactive_dp.experiments import real_privacy
-from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
 
 
 def _fmt(x) -> str:

@@ -32,6 +32,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
+from numerics.certified import certified_epsilon
 from numerics.sweep import versioned
 from . import data as data_mod
 from . import dp, models, sequences, step_sizes
@@ -163,7 +164,7 @@ def _privacy(clients, cfg: RunConfig) -> dict:
     out = {"sampling": cfg.sampling, "accounting_matches_sampling": clients[0].privacy.accounting_matches_sampling,
            "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
     if cfg.dp_delta is not None and cfg.certify:
-        unique = {s: dp.certified_epsilon(s, cfg.dp_delta) for s in set(scheds)}
+        unique = {s: certified_epsilon(s, cfg.dp_delta) for s in set(scheds)}
         worst = max(unique.values(), key=lambda b: b["epsilon_upper"])
         out["certified"] = worst
     return out

@@ -13,7 +13,7 @@ schedule we certify, and :class:`PrivacyRecord` says so (``accounting_matches_sa
 
 Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled Gaussian step with
 ``q_i = s_i/N`` and noise multiplier :math:`\sigma` (sensitivity ``C``, noise std ``C sigma``), under
-add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.pld.epsilon_pld``
+add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.certified.certified_epsilon``
 (lower and upper bound); we never compute privacy ourselves.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from numerics.errors import InvalidParameter, check_delta, check_sigma
+from numerics.errors import InvalidParameter, check_sigma
 from numerics.schedule import Schedule
 
 SAMPLINGS = ("poisson", "fixed", "with-replacement")
@@ -80,12 +80,3 @@ class PrivacyRecord:
 
     def schedule(self) -> Schedule:
         return Schedule.per_round(self.qs, self.sigmas)
-
-
-def certified_epsilon(schedule: Schedule, delta: float) -> dict:
-    """Certified ``[epsilon_lower, epsilon_upper]`` of ``schedule`` at ``delta`` from numerics.pld."""
-    from numerics.pld import epsilon_pld  # numerics is the only accountant we use
-
-    b = epsilon_pld(schedule, check_delta(delta))
-    return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper),
-            "delta": float(b.delta), "method": b.method, "certified": bool(b.certified)}

@@ -3,7 +3,11 @@ import numpy as np
 import pytest
 
 from repro import experiments as E
-from theory import figure_claims as F
+from theory.async_fl import runs as R0
+from theory.proactive_dp import runs as R2
+from theory import figure_evidence as F
+from theory.async_fl import figures as F000
+from theory.proactive_dp import figures as F002
 
 
 def test_effect_and_decision_rule():
@@ -17,10 +21,10 @@ def test_effect_and_decision_rule():
 
 
 def test_fig3_counterexample_recomputes():
-    rounds = {k: len(v) for k, v in E.rounds_per_method(20_000).items()}
+    rounds = {k: len(v) for k, v in R0.rounds_per_method(20_000).items()}
     # 000 L1893 lists O(i/ln i) among the fewest-round methods; c = 0.75 needs fewer rounds
     assert rounds["c=0.75"] < rounds["i/ln i"]
-    v = F.fig3_i_over_log_i()
+    v = F000.fig3_i_over_log_i()
     assert v.status == "refuted" and "c=0.75" in v.counterexample["beats_i_over_log_i"]
 
 
@@ -30,8 +34,8 @@ def test_sigma_at_fraction_interpolates():
     assert E.sigma_at_fraction([0, 1], [0.5, 0.4]) == 0.0
 
 
-@pytest.mark.parametrize("fn", [F.fig7_larger_s, F.fig11_eps_small, F.fig11_eps_01, F.fig4_sigma_range, F.fig6_non_convex,
-                                F.fig4_smaller_c])
+@pytest.mark.parametrize("fn", [F002.fig7_larger_s, F002.fig11_eps_small, F002.fig11_eps_01, F002.fig4_sigma_range, F002.fig6_non_convex,
+                                F002.fig4_smaller_c])
 def test_run_backed_claims_state_their_source(fn):
     v = fn()
     assert v.evidence["source"].startswith(("csv:", "quick setting"))
@@ -48,11 +52,11 @@ def test_claims_read_the_full_csv_when_present(tmp_path, monkeypatch):
     cap = common.caption(figure="f", paper="p", changes="c", stated="s", ours="o", quick=False)
     common.write_outputs(tmp_path, "fig_002_s_sweep", rows, cap)
     monkeypatch.setattr(F, "OUT", tmp_path)
-    finals, source = F.final_accuracies("fig_002_s_sweep", E.s_sweep, "strongly-convex")
+    finals, source = F.final_accuracies("fig_002_s_sweep", R2.s_sweep, "strongly-convex")
     assert source.startswith("csv:") and finals.keys() == {"s=1", "s=26"}
     np.testing.assert_allclose(finals["s=1"], [0.6, 0.6])
     np.testing.assert_allclose(finals["s=26"], [0.8, 0.8])
-    v = F.fig7_larger_s()
+    v = F002.fig7_larger_s()
     assert v.status == "holds" and v.margin == pytest.approx(0.2)
     # a CSV written at the quick setting is not used as evidence for the full claim
     common.write_outputs(tmp_path, "fig_002_s_sweep", rows, {**cap, "setting": "quick (CI smoke test)"})
