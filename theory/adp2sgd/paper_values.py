@@ -1,11 +1,13 @@
 """Values printed in seed 001 (001_53c39e87fd81b1a8.txt) that the claims compare against or take as inputs.
 
-Every value is a :class:`theory.printed.Printed` (text exactly as on its line); ``tests/test_adp2sgd_paper_values``
+Every value is a :class:`theory.printed.Printed` (text exactly as on its line); ``tests/test_paper_values``
 checks that each text stands on its line. These are INPUTS, never expected outputs of our code.
 """
 from __future__ import annotations
 
 from theory.printed import Printed
+
+SEED = "001_53c39e87fd81b1a8.txt"
 
 #: the experimental set-up of Sec. 5 / App. B (CIFAR-10 and SWB300).
 SETUP = {
