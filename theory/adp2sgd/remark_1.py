@@ -20,7 +20,7 @@ import math
 import sympy as sp
 from scipy.stats import binom
 
-from numerics.pld import epsilon_pld
+from numerics.certified import certified_epsilon
 from numerics.schedule import Schedule
 from theory.adp2sgd import sensitivity
 from theory.adp2sgd import theorem_2 as t2
@@ -54,15 +54,15 @@ def intermediate() -> Verdict:
     refuted = delta_lower > pt["delta"]
     # the favourable model: sensitivity 2G/B and gamma = B/(K n_(1)) granted, t = 1
     s_ratio = sigma / t2.paper_delta2(G=1.0, B=s["B"])
-    fav = epsilon_pld(Schedule.constant(q=t2.paper_gamma(B=s["B"], K=s["K"], n1=s["n1"]), sigma=s_ratio, steps=1),
-                      pt["delta"])
+    fav = certified_epsilon(Schedule.constant(q=t2.paper_gamma(B=s["B"], K=s["K"], n1=s["n1"]), sigma=s_ratio, steps=1),
+                            pt["delta"])
     return Verdict("refuted" if refuted else "open", "numeric", margin=(pt["delta"] - delta_lower) / pt["delta"],
                    evidence={"proof_route_gap_factorised": str(gap), "proof_route_gap_is_eps(1-x)((1-mu)-mu x)": route_ok,
                              "proof_route": "with alpha fixed the bound at t exceeds sqrt(t/T) eps for all t<T if mu<=1/2",
                              "setting": s, **pt, "t": t, "epsilon_claimed_at_t": eps_t, "p_worker_drawn_by_t": p_drawn,
                              "delta_lower_bound": delta_lower,
                              "favourable_model_t1": {"granted": "sensitivity 2G/B and gamma = B/(K n_(1))",
-                                                     "epsilon_upper": float(fav.epsilon_upper),
+                                                     "epsilon_upper": fav["epsilon_upper"],
                                                      "claimed": math.sqrt(1 / s["T"]) * pt["epsilon"]},
                              "margin_unit": "(delta - delta lower bound at t) / delta"},
                    counterexample={"t": t, "T": s["T"], "epsilon_t": eps_t, "delta": pt["delta"],

@@ -16,7 +16,7 @@ Three numbers per setting, each labelled:
 * ``fixed_lower``: a certified LOWER bound for fixed-size replace-one: the realizable pair
   :math:`(1-\gamma)N(0, z^2) + \gamma N(2, z^2)` vs :math:`N(0, z^2)` (the other records at the replaced
   record's gradient; see ``subsampled_rdp``), composed over the learner's steps. That pair is the
-  Poisson add/remove pair at noise z/2, so ``numerics.pld.epsilon_pld`` computes it; only its
+  Poisson add/remove pair at noise z/2, so ``numerics.certified.certified_epsilon`` (PLD) computes it; only its
   ``epsilon_lower`` is used, and only as a lower bound.
 * ``fixed_upper_wbk``: an UPPER bound for fixed-size replace-one from WBK 2019 Theorem 9 (RDP, integer
   orders), composed and converted (Canonne-Kamath-Steinke conversion): sound but loose. The certified
@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 from scipy.stats import norm
 
-from numerics.pld import epsilon_pld
+from numerics.certified import certified_epsilon
 from numerics.precision import MP_DPS
 from numerics.schedule import Schedule
 from theory.adp2sgd import subsampled_rdp as sr
@@ -57,14 +57,14 @@ def cifar_learner_steps() -> tuple[int, int, int]:
 @functools.lru_cache(maxsize=None)
 def fixed_lower(z: float, steps: int, gamma: float, delta: float = DELTA) -> float:
     """Certified lower bound on eps(delta), fixed-size replace-one (realizable pair; numerics.pld lower end)."""
-    return float(epsilon_pld(Schedule.constant(q=gamma, sigma=z / 2.0, steps=steps), delta).epsilon_lower)
+    return certified_epsilon(Schedule.constant(q=gamma, sigma=z / 2.0, steps=steps), delta)["epsilon_lower"]
 
 
 @functools.lru_cache(maxsize=None)
 def poisson_what_if(z: float, steps: int, gamma: float, delta: float = DELTA) -> tuple[float, float]:
     """What a Poisson analysis would give (wrong model here): numerics.pld, replace-one, (lower, upper)."""
-    b = epsilon_pld(Schedule.constant(q=gamma, sigma=z, steps=steps, adjacency="replace-one"), delta)
-    return float(b.epsilon_lower), float(b.epsilon_upper)
+    b = certified_epsilon(Schedule.constant(q=gamma, sigma=z, steps=steps, adjacency="replace-one"), delta)
+    return b["epsilon_lower"], b["epsilon_upper"]
 
 
 @functools.lru_cache(maxsize=None)
