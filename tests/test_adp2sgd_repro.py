@@ -55,4 +55,4 @@ def test_figure_script_quick(name, tmp_path):
     if name.startswith("fig"):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
     else:
-        assert {"eps_fixed_lower", "eps_fixed_upper_wbk", "eps_poisson_what_if_upper"} <= set(rows[0])
+        assert {"eps_fixed_lower", "eps_fixed_upper", "eps_fixed_upper_wbk", "eps_poisson_what_if_upper"} <= set(rows[0])

@@ -85,6 +85,11 @@ def test_fixed_size_lower_bound_exceeds_poisson_what_if_at_sigma_1():
     z = acc.READINGS["L92"] * 1.0
     assert acc.fixed_lower(z, steps, B / n_k) > acc.poisson_what_if(z, steps, B / n_k)[1]
     assert acc.fixed_lower(z, steps, B / n_k) <= acc.fixed_upper_wbk(z, steps, B / n_k)
+    lo, hi = acc.fixed_certified(z, steps, B, n_k)
+    # the accountant's bracket agrees with our realizable pair below and beats WBK above
+    assert abs(lo - acc.fixed_lower(z, steps, B / n_k)) <= 1e-2 * lo
+    assert acc.fixed_lower(z, steps, B / n_k) <= hi * (1 + 1e-9) and hi <= acc.fixed_upper_wbk(z, steps, B / n_k)
+    assert lo > acc.poisson_what_if(z, steps, B / n_k)[1]
 
 
 def test_prop1_correction_is_needed_just_beyond_it():

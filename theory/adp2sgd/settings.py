@@ -11,16 +11,18 @@ Clip C per sample; noise std ``z C`` on the summed gradient, under two readings 
 * ``L92``: noise :math:`\mathcal N(0, \sigma^2\Delta_2^2(g))` with :math:`\Delta_2(g) = 2C` (replace-one), z = 2 sigma;
 * ``abadi``: noise std :math:`\sigma C` as in DP-SGD (Abadi et al. 2016, the paper's ref [1]), z = sigma.
 
-Three numbers per setting, each labelled:
+Numbers per setting, each labelled:
 
-* ``fixed_lower``: a certified LOWER bound for fixed-size replace-one: the realizable pair
+* ``fixed_certified``: the certified bracket [lower, upper] of the fixed-size replace-one accountant
+  (``numerics.epsilon`` with ``Phase.fixed_size``, issue 18: realizable pair below, DRS Thm. 4.2
+  symmetrised dominating pair above). This is THE answer for the sampling the system performs.
+* ``fixed_lower``: our own certified LOWER bound for fixed-size replace-one, a cross-check: the realizable pair
   :math:`(1-\gamma)N(0, z^2) + \gamma N(2, z^2)` vs :math:`N(0, z^2)` (the other records at the replaced
   record's gradient; see ``subsampled_rdp``), composed over the learner's steps. That pair is the
   Poisson add/remove pair at noise z/2, so ``numerics.certified.certified_epsilon`` (PLD) computes it; only its
   ``epsilon_lower`` is used, and only as a lower bound.
-* ``fixed_upper_wbk``: an UPPER bound for fixed-size replace-one from WBK 2019 Theorem 9 (RDP, integer
-  orders), composed and converted (Canonne-Kamath-Steinke conversion): sound but loose. The certified
-  fixed-size accountant (issue 18) will replace it.
+* ``fixed_upper_wbk``: a second UPPER bound for fixed-size replace-one from WBK 2019 Theorem 9 (RDP, integer
+  orders), composed and converted (Canonne-Kamath-Steinke conversion): sound but loose, a cross-check.
 * ``poisson_what_if``: WHAT A POISSON ANALYSIS WOULD GIVE (``numerics.pld``, Poisson, replace-one, q = B/n_k):
   the wrong model for these fixed-size batches, shown only for comparison.
 """
@@ -33,6 +35,8 @@ import mpmath
 import numpy as np
 from scipy.stats import norm
 
+import numerics
+from numerics import Phase
 from numerics.certified import certified_epsilon
 from numerics.precision import MP_DPS
 from numerics.schedule import Schedule
@@ -58,6 +62,14 @@ def cifar_learner_steps() -> tuple[int, int, int]:
 def fixed_lower(z: float, steps: int, gamma: float, delta: float = DELTA) -> float:
     """Certified lower bound on eps(delta), fixed-size replace-one (realizable pair; numerics.pld lower end)."""
     return certified_epsilon(Schedule.constant(q=gamma, sigma=z / 2.0, steps=steps), delta)["epsilon_lower"]
+
+
+@functools.lru_cache(maxsize=None)
+def fixed_certified(z: float, steps: int, batch: int, n_records: int, delta: float = DELTA) -> tuple[float, float]:
+    """The certified fixed-size replace-one bracket (numerics.epsilon): noise std z C, shift 2C."""
+    b = numerics.epsilon(Schedule((Phase.fixed_size(batch_size=batch, dataset_size=n_records, sigma=z, steps=steps),),
+                                  "replace-one"), delta)
+    return float(b.epsilon_lower), float(b.epsilon_upper)
 
 
 @functools.lru_cache(maxsize=None)
@@ -118,8 +130,10 @@ def cifar_rows(readings=("L92", "abadi")) -> list[dict]:
         for p in NOISE["cifar"]:
             z = READINGS[reading] * p.value
             lo_p, hi_p = poisson_what_if(z, steps, gamma)
+            lo_c, hi_c = fixed_certified(z, steps, B, n_k)
             rows.append({"reading": reading, "sigma_printed": p.text, "line": p.line, "z": z, "steps_per_learner": steps,
-                         "gamma": gamma, "delta": DELTA, "fixed_lower": fixed_lower(z, steps, gamma),
+                         "gamma": gamma, "delta": DELTA, "fixed_certified_lower": lo_c, "fixed_certified_upper": hi_c,
+                         "fixed_lower": fixed_lower(z, steps, gamma),
                          "fixed_upper_wbk": fixed_upper_wbk(z, steps, gamma),
                          "poisson_what_if_lower": lo_p, "poisson_what_if_upper": hi_p})
     return rows
@@ -132,13 +146,14 @@ def settings_epsilon() -> Verdict:
     rows = cifar_rows(readings=("L92",))
     return Verdict("open", "numeric", margin=None,
                    evidence={"cifar_rows": rows, "swb_rows": swb_rows(),
-                             "labels": {"fixed_lower": "certified lower bound, fixed-size replace-one (realizable pair)",
+                             "labels": {"fixed_certified": "certified bracket, fixed-size replace-one (numerics.epsilon)",
+                                        "fixed_lower": "certified lower bound, fixed-size replace-one (our realizable pair)",
                                         "fixed_upper_wbk": "upper bound, fixed-size replace-one, WBK 2019 Thm 9 RDP (loose)",
                                         "poisson_what_if": "what a Poisson analysis would give (the wrong model here)"},
                              "abadi_reading": "noise std sigma*C doubles the shift-to-noise ratio: see figures table_001_1"},
                    reason="the paper states no epsilon, delta or clipping norm for its settings (L230-232), so there is "
-                          "nothing printed to compare; our per-record epsilon at delta=1e-5 under the L92 reading is in "
-                          "the evidence; the certified fixed-size replace-one accountant (issue 18) will tighten the upper end")
+                          "nothing printed to compare; the per-record epsilon at delta=1e-5 under the L92 reading "
+                          "(certified fixed-size replace-one bracket, and what a Poisson analysis would give) is in the evidence")
 
 
 @claim(id="001.sec-5.same-privacy-budget", seed="001", lines="L236, L38, L328",
@@ -153,11 +168,13 @@ def same_budget() -> Verdict:
     z = READINGS["L92"] * NOISE["cifar"][1].value             # medium noise, the setting of Figs 2-3
     gamma = B / n_k
     sync_lo, adp_lo = fixed_lower(z, steps, gamma), fixed_lower(z, fast, gamma)
+    sync_c, adp_c = fixed_certified(z, steps, B, n_k), fixed_certified(z, fast, B, n_k)
     return Verdict("holds-with-correction", "numeric", margin=None,
                    evidence={"homogeneous": "same sigma, batch and steps per learner: the same mechanism per record, "
                                             "hence the same epsilon",
                              "case_II": {"sync_steps_per_learner": steps, "adpsgd_fast_learner_steps": fast,
                                          "pair_epsilon_sync_lower": sync_lo, "pair_epsilon_adpsgd_fast_lower": adp_lo,
+                                         "certified_sync": list(sync_c), "certified_adpsgd_fast": list(adp_c),
                                          "z": z, "delta": DELTA},
                              "correction": "equal budgets need equal steps per learner; with stragglers the fast "
                                            "learners of A(DP)2SGD process more minibatches (the global counter fixes "
