@@ -1,5 +1,10 @@
-r"""The Wang-Balle-Kasiviswanathan (WBK 2019, AISTATS, Theorem 9 and Corollary 10) RDP upper bound for a
-Gaussian mechanism on a uniformly drawn fixed-size subsample (sampling without replacement, replace-one).
+r"""The PAPER'S OWN accountant: the Wang-Balle-Kasiviswanathan (WBK 2019, AISTATS, Theorem 9 and Corollary 10)
+RDP upper bound for a Gaussian mechanism on a uniformly drawn fixed-size subsample (sampling without replacement,
+replace-one), which the paper evaluates through autodp (L302) and on which Lemma 2's proof rests (L603-L642).
+
+It is kept to reproduce what the paper did (its printed epsilons, Lemma 2, Fig. S9 and Section S4's "the
+accountant"). It is NOT this suite's certificate of the fixed-size mechanism: the certified two-sided epsilon is
+``numerics.epsilon`` (:mod:`theory.dp_fed_ls.certified`).
 
 For integer :math:`\alpha \ge 2`, ratio :math:`\tau = m/n`, base RDP :math:`\rho(j) = j/(2\nu^2)` (noise
 multiplier :math:`\nu` relative to the replace-one sensitivity), as quoted by the paper at L607-609:
