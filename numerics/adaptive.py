@@ -60,10 +60,11 @@ import numpy as np
 import scipy.signal
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
-from .pld import (ComposedPLD, GridPLD, _delta_upper, _eps_upper, compose, discretise_optimistic,
-                  discretise_pessimistic, epsilon_pld)
+from .pld import (ComposedPLD, GridPLD, _check_rel_width,
+                  _delta_upper, _eps_lower, _eps_upper, _initial_step, compose,
+                  discretise_optimistic, discretise_pessimistic)
 from .pld_pairs import MixturePair
-from .precision import PLD_RELATIVE_WIDTH
+from .precision import PLD_DELTA_TAIL, PLD_RELATIVE_WIDTH
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
@@ -114,7 +115,7 @@ def _profile_on(step: GridPLD, h: float, lo: int, hi: int) -> np.ndarray:
     return step.inf_mass + a - w * np.exp(-rel)
 
 
-def symmetrised_grid(g: float, sigma: float, h: float, tail: float) -> GridPLD:
+def symmetrised_grid(pq: GridPLD, qp: GridPLD, h: float) -> GridPLD:
     r"""A grid PLD whose profile at every grid point is :math:`\max(D_{PQ}, D_{QP})` of the two orders'
     connect-the-dots grids, and linear in :math:`e^\varepsilon` between grid points; it dominates S.
 
@@ -122,8 +123,6 @@ def symmetrised_grid(g: float, sigma: float, h: float, tail: float) -> GridPLD:
     (the masses are second differences of the profile); elsewhere (the crossing, near 0) it is the
     second difference itself, raised by a float margin (extra mass only raises every divergence).
     """
-    pq = discretise_pessimistic(step_pair("PQ", g, sigma), h, tail)
-    qp = discretise_pessimistic(step_pair("QP", g, sigma), h, tail)
     lo = min(pq.k0, qp.k0) - 1
     hi = max(pq.k0 + len(pq.pmf), qp.k0 + len(qp.pmf)) + 1
     if (hi - lo) * h > 700.0:
@@ -154,26 +153,66 @@ def symmetrised_grid(g: float, sigma: float, h: float, tail: float) -> GridPLD:
     return GridPLD(lo, pmf, inf_mass)
 
 
-def _upper_composed(g, sigma, steps, h, tail) -> ComposedPLD:
-    per_step = tail / steps
-    return compose([(symmetrised_grid(g, sigma, h, per_step), steps)], h, tail)
+def _log_mgf(step: GridPLD, h: float, lam: np.ndarray, chunk: int = 2048) -> np.ndarray:
+    """log sum_k p_k e^{lam x_k} for each lam (either sign), exactly up to rounding: the grid is cut into
+    chunks, the sums inside each chunk are one matrix product with e^{lam (x - x_chunk)} (no overflow for
+    |lam| chunk h <= 700), and the chunks are combined in log space."""
+    n = len(step.pmf)
+    pad = np.zeros(-(-n // chunk) * chunk)
+    pad[:n] = step.pmf
+    inner = np.exp(np.outer(np.arange(chunk) * h, lam))
+    sums = pad.reshape(-1, chunk) @ inner
+    offset = (step.k0 + np.arange(sums.shape[0]) * chunk) * h
+    with np.errstate(divide="ignore"):
+        e = np.log(sums) + offset[:, None] * lam[None, :]
+    top = e.max(axis=0)
+    return top + np.log(np.exp(e - top[None, :]).sum(axis=0))
 
 
-# --------------------------------------------------------------------------------------------------
-# lower bound: dynamic programme over the running loss, by blocks of fixed action
-# --------------------------------------------------------------------------------------------------
+class _Chernoff:
+    """Chernoff windows of compositions of one grid PLD, its (binned) log-MGF computed once."""
 
-def _block_lower(step: GridPLD, count: int, h: float, tail: float, ratio: int):
-    """(K0, entrywise lower masses, wrap bound) of ``count`` compositions of an optimistic grid PLD on
-    the fine grid h, the composed losses then rounded DOWN to the coarse grid H = ratio * h."""
-    c = compose([(step, count)], h, tail)
-    fine = np.maximum(c.pmf - c.noise, 0.0)
-    k = c.k0 + np.arange(len(fine))
-    coarse = np.floor_divide(k, ratio)
-    return int(coarse[0]), np.bincount(coarse - coarse[0], weights=fine), c.wrap_mass
+    def __init__(self, step: GridPLD, h: float, tail: float):
+        self.step, self.h, self.tail = step, h, tail
+        var = max(_variance(step, h), 1e-300)
+        # parameters spanning the Gaussian optimum for 1 to 1e7 compositions (any lam > 0 is valid);
+        # |lam| * chunk * h <= 700 keeps the chunked sums finite
+        star = math.sqrt(2.0 * math.log(1.0 / tail) / var)
+        self.lam = np.geomspace(max(star * 3e-4, 1e-3), min(2.0 * star, 300.0 / (2048 * h)), 32)
+        k = _log_mgf(step, h, np.concatenate([self.lam, -self.lam]))
+        self.k_up, self.k_down = k[:len(self.lam)], k[len(self.lam):]
+
+    def window(self, count: int) -> tuple[int, int]:
+        """Grid indices outside of which the ``count``-fold composition has mass <= tail on each side."""
+        log_tail = math.log(self.tail)
+        hi = math.ceil(np.min((count * self.k_up - log_tail) / self.lam) / self.h)
+        lo = math.floor(np.max((log_tail - count * self.k_down) / self.lam) / self.h)
+        return lo, hi
+
+    def compose(self, count: int) -> ComposedPLD:
+        return compose([(self.step, count)], self.h, self.tail, window=self.window(count),
+                       wrap_mass=2.0 * self.tail)
 
 
-def _expect(v: np.ndarray, kmin: int, k0: int, m: np.ndarray) -> np.ndarray:
+class _Blocks:
+    """Lower grid PMFs of blocks of one action: one fine FFT composition per distinct block length."""
+
+    def __init__(self, step: GridPLD, h: float, tail: float, ratio: int):
+        self.chernoff, self.ratio, self.cache = _Chernoff(step, h, tail), ratio, {}
+
+    def lower(self, count: int):
+        """(K0, entrywise lower masses on the coarse grid H = ratio h, wrap bound, ||masses||_2) of
+        ``count`` steps: composed on the fine grid, FFT noise removed, losses rounded DOWN to H."""
+        if count not in self.cache:
+            c = self.chernoff.compose(count)
+            fine = np.maximum(c.pmf - c.noise, 0.0)
+            coarse = np.floor_divide(c.k0 + np.arange(len(fine)), self.ratio)
+            m = np.bincount(coarse - coarse[0], weights=fine)
+            self.cache[count] = (int(coarse[0]), m, c.wrap_mass, float(np.linalg.norm(m)))
+        return self.cache[count]
+
+
+def _expect(v: np.ndarray, kmin: int, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
     """out[K - kmin] = sum_i m_i v~(K + k0 + i), v~ = 0 below the window and v[-1] above it."""
     n = len(v)
     lo_ext, hi_ext = kmin + k0, kmin + n - 1 + k0 + len(m) - 1
@@ -186,48 +225,54 @@ def _expect(v: np.ndarray, kmin: int, k0: int, m: np.ndarray) -> np.ndarray:
     if hi_ext > top:
         ext[max(top + 1, lo_ext) - lo_ext:] = v[-1]
     out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
-    return out - _FFT_ERR * math.log2(len(ext) + len(m)) * float(np.linalg.norm(ext) * np.linalg.norm(m))
+    # ||ext||_2 <= sqrt(len(ext)) since 0 <= v <= 1
+    return out - _FFT_ERR * math.log2(len(ext) + len(m)) * math.sqrt(len(ext)) * m_norm
 
 
-def block_lengths(steps: int, blocks: int) -> list[int]:
-    """``blocks`` (at most ``steps``) consecutive block lengths summing to ``steps``, as equal as possible."""
+def block_lengths(steps: int, blocks: int, adaptive_share: float = 1.0) -> list[int]:
+    """Block lengths in time order summing to ``steps``: a first block of the non-adaptive share, then
+    ``blocks`` - 1 equal blocks covering ``adaptive_share`` of the steps (1: all blocks equal). Two
+    distinct lengths keep the number of fine compositions at two per action. Any split is valid."""
     blocks = max(1, min(blocks, steps))
-    base, extra = divmod(steps, blocks)
-    return [base + 1] * extra + [base] * (blocks - extra)
+    if blocks == 1:
+        return [steps]
+    if adaptive_share >= 1.0:
+        base, extra = divmod(steps, blocks)
+        return [base + extra] + [base] * (blocks - 1)
+    unit = max(1, int(steps * adaptive_share) // (blocks - 1))
+    return [steps - unit * (blocks - 1)] + [unit] * (blocks - 1)
 
 
-def adaptive_lower_profile(g: float, sigma: float, steps: int, h: float, eps_range: tuple[float, float],
-                           *, ratio: int = 1, blocks: int = 8, actions=ACTIONS, tail: float = 1e-15,
-                           top: float = 3.0):
+def adaptive_lower_profile(lows: dict, steps: int, h: float, eps_range: tuple[float, float], *,
+                           ratio: int = 1, blocks: int = 8, adaptive_share: float = 1.0,
+                           tail: float = 1e-10, top: float = 3.0):
     r"""Certified lower bounds on :math:`\delta^*(\varepsilon)` at the coarse-grid values
     :math:`\varepsilon = -K H` (H = ``ratio`` * h) in ``eps_range``: returns ``(eps, delta_lower, chosen)``.
 
-    Each block's loss is composed on the fine grid h (optimistic one-step grids, numerics.pld) and
-    rounded down to H. Terminal value :math:`(1 - e^{-L})_+` on L = K H, K in [kmin, kmax]; starting
-    from L = -eps the programme's value at time 0 is a lower bound on :math:`\delta^*` at eps. Below kmin
-    the value is taken as 0, above kmax as the value at kmax (the adversary tracks the clamped state;
-    docs/replace_one.md, section 3). ``chosen[a]``: number of blocks where action a is taken at the
-    state read for the middle of ``eps_range`` (a diagnostic, not part of the bound).
+    ``lows``: action -> optimistic one-step grid PLD (numerics.pld.discretise_optimistic) at step h.
+    Each block's loss is composed on the fine grid h and rounded down to H. Terminal value
+    :math:`(1 - e^{-L})_+` on L = K H, K in [kmin, kmax]; starting from L = -eps the programme's value at
+    time 0 is a lower bound on :math:`\delta^*` at eps. Below kmin the value is taken as 0, above kmax as
+    the value at kmax (the adversary tracks the clamped state; docs/replace_one.md, section 3). ``tail``:
+    the Chernoff mass allowed outside each block's window (subtracted per block). ``chosen[a]``: number
+    of blocks where action a is taken at the state read for the middle of ``eps_range`` (a diagnostic).
     """
-    per_step = tail / steps
+    actions = tuple(lows)
     big_h = ratio * h
-    lows = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step) for a in actions}
-    lengths = block_lengths(steps, blocks)
+    lengths = block_lengths(steps, blocks, adaptive_share)
+    blocks_of = {a: _Blocks(lows[a], h, tail / len(lengths), ratio) for a in actions}
     sd = math.sqrt(steps * max(_variance(s, h) for s in lows.values()))
     kmin = math.floor((-eps_range[1] - 6.0 * sd - 0.5) / big_h)
     kmax = math.ceil(top / big_h)
     x = np.arange(kmin, kmax + 1) * big_h
     v = np.clip(-np.expm1(-np.maximum(x, 0.0)), 0.0, 1.0)
-    cache = {}
     chosen = {a: 0 for a in actions}
     k_read = min(max(int(round(-0.5 * (eps_range[0] + eps_range[1]) / big_h)) - kmin, 0), len(v) - 1)
     for length in reversed(lengths):
         vals = []
         for a in actions:
-            if (a, length) not in cache:
-                cache[(a, length)] = _block_lower(lows[a], length, h, tail / len(lengths), ratio)
-            k0, m, wrap = cache[(a, length)]
-            vals.append(_expect(v, kmin, k0, m) - wrap)
+            k0, m, wrap, m_norm = blocks_of[a].lower(length)
+            vals.append(_expect(v, kmin, k0, m, m_norm) - wrap)
         vals = np.array(vals)
         chosen[actions[int(np.argmax(vals[:, k_read]))]] += 1
         v = np.clip(vals.max(axis=0), 0.0, 1.0)
@@ -240,3 +285,130 @@ def _variance(step: GridPLD, h: float) -> float:
     m = step.pmf.sum()
     mean = float(np.dot(step.pmf, x) / m)
     return float(np.dot(step.pmf, (x - mean) ** 2) / m)
+
+
+# --------------------------------------------------------------------------------------------------
+# the accountant
+# --------------------------------------------------------------------------------------------------
+
+def _check(g, sigma, steps):
+    return check_q(g, "g"), check_sigma(sigma), check_steps(steps)
+
+
+class _Grids:
+    """Every one-step grid PLD of the accountant at one grid step h (each computed once).
+
+    ``tail``: per-step truncation mass (optimistic: dropped; pessimistic: below -> lowest point,
+    above -> +infinity, which counts fully in delta) and Chernoff mass outside each FFT window.
+    """
+
+    def __init__(self, g: float, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
+        self.g, self.sigma, self.steps, self.h, self.tail = g, sigma, steps, h, tail
+        per_step = tail / steps
+        self.low = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step) for a in actions}
+        self.high = {a: discretise_pessimistic(step_pair(a, g, sigma), h, per_step) for a in ("PQ", "QP")}
+
+    def fixed_order(self, delta: float) -> tuple[float, float]:
+        """Certified bracket of the best fixed order's epsilon (both orders composed ``steps`` times)."""
+        lows, ups = [], []
+        for a in ("PQ", "QP"):
+            ups.append(_eps_upper(_Chernoff(self.high[a], self.h, self.tail).compose(self.steps), delta))
+            if a in self.low:
+                lows.append(_eps_lower(_Chernoff(self.low[a], self.h, self.tail).compose(self.steps), delta))
+        return max(lows), max(ups)
+
+    def symmetrised(self) -> ComposedPLD:
+        """The symmetrised pair S composed ``steps`` times (pessimistic: an upper bound)."""
+        s = symmetrised_grid(self.high["PQ"], self.high["QP"], self.h)
+        return _Chernoff(s, self.h, self.tail).compose(self.steps)
+
+
+def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
+    r"""Grid step h at which the fixed order (P, Q) is expected to be certified to ``rel_width``.
+
+    One probe at a coarse step h1 measures the width w1 of the (P, Q) bracket; the width falls roughly
+    as :math:`h^{1.9}` (connect-the-dots and offset-optimistic grids are second order), so
+    :math:`h = h_1 (0.8\,\text{rel\_width} / w_1)^{1/1.9}`, within [h1/30, h1]. The bounds are valid at
+    any h; h only sets their accuracy (the achieved width is reported).
+    """
+    schedule = Schedule.constant(q=g, sigma=sigma / 2.0, steps=steps)
+    h1 = _initial_step(schedule, rel_width, delta) / 2.0
+    grids = _Grids(g, sigma, steps, h1, delta * rel_width * 1e-6, actions=("PQ",))
+    low = _eps_lower(_Chernoff(grids.low["PQ"], h1, grids.tail).compose(steps), delta)
+    up = _eps_upper(_Chernoff(grids.high["PQ"], h1, grids.tail).compose(steps), delta)
+    w1 = (up - low) / up if up > 0 else 0.0
+    probe = [{"h": h1, "lower": low, "upper": up, "relative_width": w1}]
+    if w1 <= rel_width:
+        return h1, probe
+    return h1 * min(max((0.8 * rel_width / w1) ** (1 / 1.9), 1 / 30), 1.0), probe
+
+
+def _coarse_ratio(h: float, eps: float, rel_width: float, blocks: int) -> int:
+    """Coarse grid H = ratio * h of the programme: rounding each block's loss down to H costs at most
+    blocks * H nats; aim at a quarter of the target width on average (half of blocks * H)."""
+    return max(1, int(rel_width * max(eps, 1e-3) / (2.0 * blocks * h)))
+
+
+def adaptive_replace_one_epsilon(*, g: float, sigma: float, steps: int, delta: float,
+                                 rel_width: float = PLD_RELATIVE_WIDTH, blocks: int = 32,
+                                 adaptive_share: float = 0.5, actions=("PQ", "QP")) -> EpsilonBounds:
+    r"""Certified bounds on the optimal epsilon at ``delta`` of ``steps`` fixed-size Gaussian steps under
+    replace-one against an adaptive adversary (module docstring): ``g`` = batch size / data set size,
+    ``sigma`` the noise multiplier (clip norm 1).
+
+    ``epsilon_lower``: the blocked adaptive programme (``blocks`` decision points; the last
+    ``adaptive_share`` of the steps split into equal blocks), never below the best fixed order.
+    ``epsilon_upper``: the symmetrised pair composed (proved, docs/replace_one.md). ``rel_width`` is the
+    discretisation target (of the fixed-order bracket at the chosen grid); the gap between the two ends
+    is structural and NOT bounded by it (``details["note"]``). ``details``: ``fixed_order`` (certified
+    bracket of the best fixed order), ``h``, ``H``, ``blocks``, ``adaptive_gain`` (lower / fixed-order
+    lower - 1), ``seconds``, ``cpu_seconds``.
+    """
+    g, sigma, steps = _check(g, sigma, steps)
+    delta = check_delta(delta)
+    rel_width = _check_rel_width(rel_width)
+    started, cpu = time.perf_counter(), time.process_time()
+    h, probe = choose_grid(g, sigma, steps, delta, rel_width)
+    grids = _Grids(g, sigma, steps, h, delta * rel_width * 1e-6, actions)
+    fixed_low, fixed_up = grids.fixed_order(delta)
+    upper = _eps_upper(grids.symmetrised(), delta)
+    ratio = _coarse_ratio(h, fixed_up, rel_width, blocks)
+    eps, dl, chosen = adaptive_lower_profile(grids.low, steps, h, (fixed_low, max(upper, fixed_low)),
+                                             ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,
+                                             tail=delta * rel_width * 1e-3)
+    above = eps[dl > delta]
+    lower = max(float(above.max()) if len(above) else -math.inf, fixed_low)
+    details = {"fixed_order": {"lower": fixed_low, "upper": fixed_up}, "h": h, "H": ratio * h,
+               "blocks": block_lengths(steps, blocks, adaptive_share), "chosen_at_mid": chosen,
+               "adaptive_gain": lower / fixed_low - 1.0 if fixed_low > 0 else 0.0, "probe": probe,
+               "upper_method": "symmetrised pair max(H(P||Q), H(Q||P)) composed (Dong-Roth-Su C_p)",
+               "note": ("lower: blocked adaptive adversary over the orders (P,Q), (Q,P); upper: symmetrised "
+                        "pair; the two orders do not dominate the family (the +-1 pair is a garbling of "
+                        "neither), so the gap is not closed (docs/replace_one.md)"),
+               "seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu}
+    return EpsilonBounds(lower, upper, delta, "pld-adaptive", "replace-one", True, details)
+
+
+def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: float,
+                               rel_width: float = PLD_RELATIVE_WIDTH, blocks: int = 32,
+                               adaptive_share: float = 0.5, actions=("PQ", "QP"),
+                               grid_delta: float = 1e-5) -> DeltaBounds:
+    r"""Certified bounds on the optimal delta at ``epsilon`` (same adversary and pairs as
+    :func:`adaptive_replace_one_epsilon`); the grid is the one chosen for ``grid_delta``."""
+    g, sigma, steps = _check(g, sigma, steps)
+    epsilon = check_epsilon(epsilon)
+    rel_width = _check_rel_width(rel_width)
+    started = time.perf_counter()
+    h, _ = choose_grid(g, sigma, steps, grid_delta, rel_width)
+    grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
+    upper = _delta_upper(grids.symmetrised(), epsilon)
+    ratio = _coarse_ratio(h, epsilon, rel_width, blocks)
+    big_h = ratio * h
+    k = math.ceil(epsilon / big_h)
+    k += 1 if k * big_h < epsilon else 0  # delta is nonincreasing: read it at a grid point >= epsilon
+    _, dl, chosen = adaptive_lower_profile(grids.low, steps, h, ((k - 0.5) * big_h, (k + 0.5) * big_h),
+                                           ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,
+                                           tail=PLD_DELTA_TAIL)
+    lower = float(dl[0]) if len(dl) else 0.0
+    details = {"h": h, "H": big_h, "chosen_at_mid": chosen, "seconds": time.perf_counter() - started}
+    return DeltaBounds(max(lower, 0.0), upper, epsilon, "pld-adaptive", "replace-one", True, details)
