@@ -212,8 +212,10 @@ class _Blocks:
         return self.cache[count]
 
 
-def _expect(v: np.ndarray, kmin: int, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
-    """out[K - kmin] = sum_i m_i v~(K + k0 + i), v~ = 0 below the window and v[-1] above it."""
+def _expect(v: np.ndarray, kmin: int, big_h: float, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
+    """out[K - kmin] = sum_i m_i v~(K + k0 + i) minus the FFT error bound, where v~ = v on the window,
+    0 below it and 1 - e^{-K' H} above it (a lower bound on every continuation value there:
+    E_P[(1 - e^{-(L+S)})_+] >= 1 - e^{-L} E_P[e^{-S}] >= 1 - e^{-L}, docs/replace_one.md section 3)."""
     n = len(v)
     lo_ext, hi_ext = kmin + k0, kmin + n - 1 + k0 + len(m) - 1
     ext = np.zeros(hi_ext - lo_ext + 1)
@@ -223,9 +225,10 @@ def _expect(v: np.ndarray, kmin: int, k0: int, m: np.ndarray, m_norm: float) -> 
         ext[a - lo_ext:b - lo_ext + 1] = v[a - kmin:b - kmin + 1]
     top = kmin + n - 1
     if hi_ext > top:
-        ext[max(top + 1, lo_ext) - lo_ext:] = v[-1]
+        k = np.arange(max(top + 1, lo_ext), hi_ext + 1)
+        ext[k - lo_ext] = np.clip(-np.expm1(-k * big_h), 0.0, 1.0)
     out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
-    # ||ext||_2 <= sqrt(len(ext)) since 0 <= v <= 1
+    # ||ext||_2 <= sqrt(len(ext)) since 0 <= ext <= 1
     return out - _FFT_ERR * math.log2(len(ext) + len(m)) * math.sqrt(len(ext)) * m_norm
 
 
@@ -253,7 +256,7 @@ def adaptive_lower_profile(lows: dict, steps: int, h: float, eps_range: tuple[fl
     Each block's loss is composed on the fine grid h and rounded down to H. Terminal value
     :math:`(1 - e^{-L})_+` on L = K H, K in [kmin, kmax]; starting from L = -eps the programme's value at
     time 0 is a lower bound on :math:`\delta^*` at eps. Below kmin the value is taken as 0, above kmax as
-    the value at kmax (the adversary tracks the clamped state; docs/replace_one.md, section 3). ``tail``:
+    :math:`1 - e^{-L}` (both below every continuation value; docs/replace_one.md, section 3). ``tail``:
     the Chernoff mass allowed outside each block's window (subtracted per block). ``chosen[a]``: number
     of blocks where action a is taken at the state read for the middle of ``eps_range`` (a diagnostic).
     """
@@ -272,7 +275,7 @@ def adaptive_lower_profile(lows: dict, steps: int, h: float, eps_range: tuple[fl
         vals = []
         for a in actions:
             k0, m, wrap, m_norm = blocks_of[a].lower(length)
-            vals.append(_expect(v, kmin, k0, m, m_norm) - wrap)
+            vals.append(_expect(v, kmin, big_h, k0, m, m_norm) - wrap)
         vals = np.array(vals)
         chosen[actions[int(np.argmax(vals[:, k_read]))]] += 1
         v = np.clip(vals.max(axis=0), 0.0, 1.0)
