@@ -61,7 +61,7 @@ import scipy.signal
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
 from .pld import (ComposedPLD, GridPLD, _check_rel_width,
-                  _delta_upper, _eps_lower, _eps_upper, _initial_step, compose,
+                  _delta_lower, _delta_upper, _eps_lower, _eps_upper, _initial_step, compose,
                   discretise_optimistic, discretise_pessimistic)
 from .pld_pairs import MixturePair
 from .precision import PLD_DELTA_TAIL, PLD_RELATIVE_WIDTH
@@ -346,6 +346,21 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     return h1 * min(max((0.8 * rel_width / w1) ** (1 / 1.9), 1 / 30), 1.0), probe
 
 
+def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, max_refinements: int = 6) -> "_Grids":
+    """Grids at the first step h (from ``h`` down) where the fixed order (P, Q)'s certified delta bracket
+    at ``epsilon`` is ``rel_width`` wide (second-order refinement as in :func:`choose_grid`)."""
+    for _ in range(max_refinements + 1):
+        grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
+        low = _delta_lower(_Chernoff(grids.low["PQ"], h, grids.tail).compose(steps), epsilon)
+        up = _delta_upper(_Chernoff(grids.high["PQ"], h, grids.tail).compose(steps), epsilon)
+        width = (up - low) / up if up > 0 else 0.0
+        if width <= rel_width / 4.0:  # the programme's blocks add their own rounding: a finer target
+            break
+        h *= min(max((0.2 * rel_width / width) ** (1 / 1.9), 0.1), 0.7)
+    grids.fixed_delta = (low, up)
+    return grids
+
+
 def _coarse_ratio(h: float, eps: float, rel_width: float, blocks: int) -> int:
     """Coarse grid H = ratio * h of the programme: rounding each block's loss down to H costs at most
     blocks * H nats; aim at a quarter of the target width on average (half of blocks * H)."""
@@ -403,7 +418,8 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     rel_width = _check_rel_width(rel_width)
     started = time.perf_counter()
     h, _ = choose_grid(g, sigma, steps, grid_delta, rel_width)
-    grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
+    grids = _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions)
+    h = grids.h
     upper = _delta_upper(grids.symmetrised(), epsilon)
     ratio = _coarse_ratio(h, epsilon, rel_width, blocks)
     big_h = ratio * h
@@ -413,5 +429,7 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
                                            ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,
                                            tail=PLD_DELTA_TAIL)
     lower = float(dl[0]) if len(dl) else 0.0
-    details = {"h": h, "H": big_h, "chosen_at_mid": chosen, "seconds": time.perf_counter() - started}
+    details = {"h": h, "H": big_h, "chosen_at_mid": chosen,
+               "fixed_order_PQ": {"lower": grids.fixed_delta[0], "upper": grids.fixed_delta[1]},
+               "seconds": time.perf_counter() - started}
     return DeltaBounds(max(lower, 0.0), upper, epsilon, "pld-adaptive", "replace-one", True, details)
