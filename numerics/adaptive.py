@@ -90,6 +90,34 @@ def step_pair(action: str, g: float, sigma: float) -> MixturePair:
     raise InvalidParameter(f"action must be one of {ACTIONS}, got {action!r}")
 
 
+def one_step_profile(action: str, g: float, sigma: float, alpha: float) -> float:
+    r""":math:`H_\alpha` of one step of ``action``: the loss is increasing in z, so the optimal set is
+    {z > z*} with :math:`\ell(z^*) = \log\alpha` and :math:`H_\alpha = P(z > z^*) - \alpha Q(z > z^*)`."""
+    pair = step_pair(action, g, sigma)
+    lo, hi = pair.loss_range()
+    t = math.log(alpha)
+    if t >= hi:
+        return 0.0
+    z = -math.inf if t <= lo else float(pair.z_of_loss(t))
+    log_p, log_q = pair.interval_log_masses_pq(np.array([z]), np.array([math.inf]))
+    return max(float(np.exp(log_p[0]) - alpha * np.exp(log_q[0])), 0.0)
+
+
+def garbling_counterexample(g: float = 0.5, sigma: float = 1.0) -> dict:
+    r"""The refutation of issue 25 item 2 (docs/replace_one.md, section 5): the realizable pair ``pm1``
+    has a larger :math:`H_\alpha` than ``PQ`` at some :math:`\alpha < 1` and than ``QP`` at some
+    :math:`\alpha > 1`, so it is a Blackwell garbling of neither. Returns the best such alpha on a grid
+    of log-alpha in [-4, 4] and the two excesses (both > 0 for a counterexample)."""
+    logs = np.linspace(-4.0, 4.0, 801)
+    ex_pq = [one_step_profile("pm1", g, sigma, math.exp(t)) - one_step_profile("PQ", g, sigma, math.exp(t))
+             for t in logs]
+    ex_qp = [one_step_profile("pm1", g, sigma, math.exp(t)) - one_step_profile("QP", g, sigma, math.exp(t))
+             for t in logs]
+    i, j = int(np.argmax(ex_pq)), int(np.argmax(ex_qp))
+    return {"g": g, "sigma": sigma, "alpha_vs_PQ": math.exp(logs[i]), "excess_vs_PQ": ex_pq[i],
+            "alpha_vs_QP": math.exp(logs[j]), "excess_vs_QP": ex_qp[j]}
+
+
 # --------------------------------------------------------------------------------------------------
 # upper bound: the symmetrised pair S, profile max(H(P||Q), H(Q||P)), on a connect-the-dots grid
 # --------------------------------------------------------------------------------------------------
