@@ -336,7 +336,9 @@ class _Grids:
     def __init__(self, g: float, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
         self.g, self.sigma, self.steps, self.h, self.tail = g, sigma, steps, h, tail
         per_step = tail / steps
-        self.low = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step) for a in actions}
+        self.actions = tuple(actions)
+        self.low = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step)
+                    for a in dict.fromkeys(("PQ",) + self.actions)}
         self.high = {a: discretise_pessimistic(step_pair(a, g, sigma), h, per_step) for a in ("PQ", "QP")}
 
     def fixed_order(self, delta: float) -> tuple[float, float]:
@@ -374,10 +376,14 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     return h1 * min(max((0.8 * rel_width / w1) ** (1 / 1.9), 1 / 30), 1.0), probe
 
 
-def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, max_refinements: int = 6) -> "_Grids":
-    """Grids at the first step h (from ``h`` down) where the fixed order (P, Q)'s certified delta bracket
-    at ``epsilon`` is ``rel_width`` wide (second-order refinement as in :func:`choose_grid`)."""
+def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks, max_refinements: int = 6):
+    """(grids, ratio): grids at the first step h (from ``h`` down) where the fixed order (P, Q)'s certified
+    delta bracket at ``epsilon`` is a quarter of ``rel_width`` wide (second-order refinement as in
+    :func:`choose_grid`), each step aligned so that epsilon is a point of the coarse grid ratio * h."""
     for _ in range(max_refinements + 1):
+        ratio = _coarse_ratio(h, epsilon, rel_width, min(blocks, steps))
+        if epsilon > 0:
+            h = epsilon / (ratio * math.ceil(epsilon / (ratio * h)))
         grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
         low = _delta_lower(_Chernoff(grids.low["PQ"], h, grids.tail).compose(steps), epsilon)
         up = _delta_upper(_Chernoff(grids.high["PQ"], h, grids.tail).compose(steps), epsilon)
@@ -386,7 +392,7 @@ def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, max_refinement
             break
         h *= min(max((0.2 * rel_width / width) ** (1 / 1.9), 0.1), 0.7)
     grids.fixed_delta = (low, up)
-    return grids
+    return grids, ratio
 
 
 def _coarse_ratio(h: float, eps: float, rel_width: float, blocks: int) -> int:
@@ -418,8 +424,9 @@ def adaptive_replace_one_epsilon(*, g: float, sigma: float, steps: int, delta: f
     grids = _Grids(g, sigma, steps, h, delta * rel_width * 1e-6, actions)
     fixed_low, fixed_up = grids.fixed_order(delta)
     upper = _eps_upper(grids.symmetrised(), delta)
-    ratio = _coarse_ratio(h, fixed_up, rel_width, blocks)
-    eps, dl, chosen = adaptive_lower_profile(grids.low, steps, h, (fixed_low, max(upper, fixed_low)),
+    ratio = _coarse_ratio(h, fixed_up, rel_width, min(blocks, steps))
+    lows = {a: grids.low[a] for a in grids.actions}
+    eps, dl, chosen = adaptive_lower_profile(lows, steps, h, (fixed_low, max(upper, fixed_low)),
                                              ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,
                                              tail=delta * rel_width * 1e-3)
     above = eps[dl > delta]
@@ -446,17 +453,18 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     rel_width = _check_rel_width(rel_width)
     started = time.perf_counter()
     h, _ = choose_grid(g, sigma, steps, grid_delta, rel_width)
-    grids = _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions)
+    grids, ratio = _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks)
     h = grids.h
     upper = _delta_upper(grids.symmetrised(), epsilon)
-    ratio = _coarse_ratio(h, epsilon, rel_width, blocks)
     big_h = ratio * h
-    k = math.ceil(epsilon / big_h)
+    k = round(epsilon / big_h)
     k += 1 if k * big_h < epsilon else 0  # delta is nonincreasing: read it at a grid point >= epsilon
-    _, dl, chosen = adaptive_lower_profile(grids.low, steps, h, ((k - 0.5) * big_h, (k + 0.5) * big_h),
+    lows = {a: grids.low[a] for a in grids.actions}
+    _, dl, chosen = adaptive_lower_profile(lows, steps, h, ((k - 0.5) * big_h, (k + 0.5) * big_h),
                                            ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,
                                            tail=PLD_DELTA_TAIL)
-    lower = float(dl[0]) if len(dl) else 0.0
+    # the fixed order is one policy of the adversary: its certified lower delta is a lower bound too
+    lower = max(float(dl[0]) if len(dl) else 0.0, grids.fixed_delta[0])
     details = {"h": h, "H": big_h, "chosen_at_mid": chosen,
                "fixed_order_PQ": {"lower": grids.fixed_delta[0], "upper": grids.fixed_delta[1]},
                "seconds": time.perf_counter() - started}
