@@ -200,3 +200,49 @@ def test_slow_issue_case_64_of_60000():
     b = ad.adaptive_replace_one_epsilon(g=64 / 60000, sigma=1.1, steps=10_000, delta=1e-5)
     assert b.epsilon_lower > b.details["fixed_order"]["upper"]
     assert b.epsilon_lower < b.epsilon_upper < 1.1 * b.epsilon_lower
+
+
+# --- Poisson sampling under replace-one (docs section 6): evidence for the conjecture, not a proof --------
+
+def poisson_theta_profile(q, sigma, theta, alpha):
+    """H_alpha of K_theta = ((1-q)N(0) + qN(u'), (1-q)N(0) + qN(v')), unit u', v' at angle theta, exactly
+    as a public-coin mixture: the bisector coordinate y2 has the same law m under both, and given y2 the
+    pair is the +-sin(theta/2) pair with rate q(y2) = q phi(y2 - c) / m(y2), c = cos(theta/2)."""
+    s, c = math.sin(theta / 2), math.cos(theta / 2)
+    if c < 1e-12:
+        return ad.one_step_profile("pm1", q, sigma, alpha)
+
+    def integrand(y):
+        a, b = (1 - q) * norm.pdf(y, 0, sigma), q * norm.pdf(y, c, sigma)
+        if a + b == 0:
+            return 0.0
+        rate = b / (a + b)
+        inner = ad.one_step_profile("pm1", rate, sigma / s, alpha) if rate > 0 else max(1 - alpha, 0.0)
+        return (a + b) * inner
+    return integrate.quad(integrand, -12 * sigma, c + 12 * sigma, points=(0, c), limit=200,
+                          epsabs=1e-13, epsrel=1e-11)[0]
+
+
+def _poisson_scan(qs, sigmas, log_alphas, thetas):
+    worst = -math.inf
+    for q in qs:
+        for sigma in sigmas:
+            for la in log_alphas:
+                ref = ad.one_step_profile("pm1", q, sigma, math.exp(la))
+                for th in thetas:
+                    worst = max(worst, poisson_theta_profile(q, sigma, th, math.exp(la)) - ref)
+    return worst
+
+
+def test_poisson_pm1_pair_dominates_the_unit_vector_family_sampled():
+    """Sampled (q in {0.01, 0.3}, sigma in {0.5, 1.5}, 3 alphas, 4 angles): H(K_theta) <= H(K_pi)."""
+    worst = _poisson_scan((0.01, 0.3), (0.5, 1.5), (-2.0, 0.3, 2.5), np.linspace(0.3, 2.9, 4))
+    assert worst <= 1e-12
+
+
+@pytest.mark.slow
+def test_slow_poisson_domination_scan():
+    """Sampled: 6 rates, 5 noise levels, 17 alphas, 12 angles (6120 points)."""
+    worst = _poisson_scan((0.001, 0.01, 0.1, 0.3, 0.7, 0.95), (0.3, 0.6, 1.0, 2.0, 5.0),
+                          np.linspace(-4, 4, 17), np.linspace(0.05, 0.98 * math.pi, 12))
+    assert worst <= 1e-12
