@@ -350,10 +350,13 @@ class _Grids:
                 lows.append(_eps_lower(_Chernoff(self.low[a], self.h, self.tail).compose(self.steps), delta))
         return max(lows), max(ups)
 
+    def symmetrised_step(self) -> GridPLD:
+        """One step of the symmetrised pair S on the connect-the-dots grid (dominates every step)."""
+        return symmetrised_grid(self.high["PQ"], self.high["QP"], self.h)
+
     def symmetrised(self) -> ComposedPLD:
         """The symmetrised pair S composed ``steps`` times (pessimistic: an upper bound)."""
-        s = symmetrised_grid(self.high["PQ"], self.high["QP"], self.h)
-        return _Chernoff(s, self.h, self.tail).compose(self.steps)
+        return _Chernoff(self.symmetrised_step(), self.h, self.tail).compose(self.steps)
 
 
 def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
@@ -469,3 +472,41 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
                "fixed_order_PQ": {"lower": grids.fixed_delta[0], "upper": grids.fixed_delta[1]},
                "seconds": time.perf_counter() - started}
     return DeltaBounds(max(lower, 0.0), upper, epsilon, "pld-adaptive", "replace-one", True, details)
+
+
+def adaptive_replace_one_epsilon_phases(*, phases, delta: float, rel_width: float = PLD_RELATIVE_WIDTH,
+                                        blocks: int = 32, adaptive_share: float = 0.5) -> EpsilonBounds:
+    r"""Certified bounds for a schedule of fixed-size phases ``(g, sigma, steps)`` under replace-one.
+
+    Upper: the symmetrised grid pairs of all phases composed (section 3 of docs/replace_one.md holds
+    step by step, whatever the pair of each step). Lower: the larger of (i) the fixed order (P, Q) in
+    every step, composed, and (ii) the adaptive lower bound of each phase alone (a sub-schedule's
+    transcript is a post-processing of the whole one, so its epsilon is a lower bound). One phase:
+    :func:`adaptive_replace_one_epsilon`.
+    """
+    checked = [_check(*p) for p in phases]
+    if not checked:
+        raise InvalidParameter("phases must contain at least one (g, sigma, steps) phase")
+    if len(checked) == 1:
+        g, sigma, steps = checked[0]
+        return adaptive_replace_one_epsilon(g=g, sigma=sigma, steps=steps, delta=delta, rel_width=rel_width,
+                                            blocks=blocks, adaptive_share=adaptive_share)
+    delta = check_delta(delta)
+    rel_width = _check_rel_width(rel_width)
+    started = time.perf_counter()
+    h = min(choose_grid(g, s, t, delta, rel_width)[0] for g, s, t in checked)
+    total = sum(t for _, _, t in checked)
+    tail = delta * rel_width * 1e-6
+    grids = [(_Grids(g, s, total, h, tail, ("PQ",)), t) for g, s, t in checked]
+    upper = _eps_upper(compose([(gr.symmetrised_step(), t) for gr, t in grids], h, tail), delta)
+    fixed_low = _eps_lower(compose([(gr.low["PQ"], t) for gr, t in grids], h, tail), delta)
+    fixed_up = _eps_upper(compose([(gr.high["PQ"], t) for gr, t in grids], h, tail), delta)
+    alone = [adaptive_replace_one_epsilon(g=g, sigma=s, steps=t, delta=delta, rel_width=rel_width, blocks=blocks,
+                                          adaptive_share=adaptive_share).epsilon_lower for g, s, t in checked]
+    lower = max(fixed_low, max(alone))
+    details = {"fixed_order": {"lower": fixed_low, "upper": fixed_up}, "h": h, "phase_lowers": alone,
+               "upper_method": "symmetrised pairs of every phase composed",
+               "note": ("lower: max of the all-(P,Q) composition and each phase's adaptive lower bound; "
+                        "upper: symmetrised pairs; the gap is structural (docs/replace_one.md)"),
+               "seconds": time.perf_counter() - started}
+    return EpsilonBounds(lower, upper, delta, "pld-adaptive", "replace-one", True, details)

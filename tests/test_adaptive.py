@@ -246,3 +246,15 @@ def test_slow_poisson_domination_scan():
     worst = _poisson_scan((0.001, 0.01, 0.1, 0.3, 0.7, 0.95), (0.3, 0.6, 1.0, 2.0, 5.0),
                           np.linspace(-4, 4, 17), np.linspace(0.05, 0.98 * math.pi, 12))
     assert worst <= 1e-12
+
+
+def test_phases_bracket_contains_each_phase_and_the_merged_schedule():
+    """Two fixed-size phases: lower <= upper, the lower end is at least each phase's own lower end, and
+    two equal phases give a bracket overlapping the one-phase schedule of their total length."""
+    two = ad.adaptive_replace_one_epsilon_phases(phases=[(0.2, 1.0, 6), (0.1, 1.5, 8)], delta=1e-5, rel_width=FAST)
+    assert max(two.details["phase_lowers"]) <= two.epsilon_lower <= two.epsilon_upper
+    split = ad.adaptive_replace_one_epsilon_phases(phases=[(0.2, 1.0, 6), (0.2, 1.0, 6)], delta=1e-5,
+                                                   rel_width=FAST)
+    whole = ad.adaptive_replace_one_epsilon(g=0.2, sigma=1.0, steps=12, delta=1e-5, rel_width=FAST)
+    assert split.epsilon_lower <= whole.epsilon_upper and whole.epsilon_lower <= split.epsilon_upper
+    assert split.epsilon_upper == pytest.approx(whole.epsilon_upper, rel=FAST)
