@@ -93,3 +93,31 @@ def adaptive_delta(pairs, sigma: float, steps: int, eps: float) -> float:
                                                 epsabs=tol, epsrel=tol)[0])
         return best
     return value(0, -eps)
+
+
+def poisson_step_pair(n: int, q: float, others) -> tuple:
+    """(P, Q) of one Poisson step: every record joins the batch with probability q, independently; the
+    target record's gradient is +1 in D and -1 in D'."""
+    return _shift_target(n, q, others, 1.0), _shift_target(n, q, others, -1.0)
+
+
+def poisson_menu(n: int, q: float, values=(-1.0, 0.0, 1.0),
+                 targets=((1.0, -1.0), (1.0, 0.0), (0.0, -1.0), (0.5, -0.5))) -> list:
+    """Every Poisson step pair with the other n-1 gradients from ``values`` and the target's gradients
+    (u under D, v under D') from ``targets`` (points of the scalar ball)."""
+    pairs = set()
+    for others in itertools.combinations_with_replacement(values, n - 1):
+        for u, v in targets:
+            pairs.add((_shift_target(n, q, others, u), _shift_target(n, q, others, v)))
+    return sorted(pairs)
+
+
+def _shift_target(n, q, others, target):
+    """Law of the noiseless Poisson sum as (mean, weight) pairs, the target record's gradient given."""
+    grads = (target,) + tuple(others)
+    means = {}
+    for included in itertools.product((0, 1), repeat=n):
+        w = math.prod(q if i else 1 - q for i in included)
+        m = sum(g for g, i in zip(grads, included) if i)
+        means[m] = means.get(m, 0.0) + w
+    return tuple(sorted(means.items()))

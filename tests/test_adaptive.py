@@ -258,3 +258,67 @@ def test_phases_bracket_contains_each_phase_and_the_merged_schedule():
     whole = ad.adaptive_replace_one_epsilon(g=0.2, sigma=1.0, steps=12, delta=1e-5, rel_width=FAST)
     assert split.epsilon_lower <= whole.epsilon_upper and whole.epsilon_lower <= split.epsilon_upper
     assert split.epsilon_upper == pytest.approx(whole.epsilon_upper, rel=FAST)
+
+
+# --- Poisson under replace-one: the +-1 pair is dominating (docs section 6, proven) ----------------------
+
+def test_poisson_profile_is_nonincreasing_in_the_correlation_sampled():
+    """docs 6c: H_alpha(K_theta) is nonincreasing in rho = cos(theta), i.e. nondecreasing in theta."""
+    thetas = np.linspace(0.2, math.pi, 6)
+    for q, sigma, la in ((0.05, 0.7, 0.8), (0.4, 1.3, -0.5), (0.01, 0.5, 2.0)):
+        values = [poisson_theta_profile(q, sigma, th, math.exp(la)) for th in thetas]
+        assert all(b >= a - 1e-12 for a, b in zip(values, values[1:])), values
+
+
+def test_poisson_readme_example_is_certified_narrow_and_inside_the_old_bracket():
+    from numerics import pld
+    from numerics.replace_one_poisson import poisson_replace_one_epsilon
+    from numerics.schedule import Schedule
+    s = Schedule.from_phases([(0.01, 2, 500), (0.02, 1, 500)], adjacency="replace-one")
+    new = poisson_replace_one_epsilon(s, 1e-5)
+    old = pld.epsilon_pld(s, 1e-5)
+    assert new.relative_width <= 1e-3
+    assert old.epsilon_lower <= new.epsilon_upper and new.epsilon_lower <= old.epsilon_upper
+
+
+def test_poisson_q1_is_the_gaussian_mechanism_with_sensitivity_2():
+    from numerics.replace_one_poisson import poisson_replace_one_delta, poisson_replace_one_epsilon
+    from numerics.schedule import Schedule
+    s = Schedule.constant(q=1.0, sigma=3.0, steps=2, adjacency="replace-one")
+    mu = 2 * math.sqrt(2) / 3.0
+    truth = brentq(lambda e: gaussian_delta(e, mu) - 1e-5, 0.0, 100.0, xtol=1e-13)
+    b = poisson_replace_one_epsilon(s, 1e-5)
+    assert b.epsilon_lower <= truth <= b.epsilon_upper and b.relative_width <= 1e-3
+    d = poisson_replace_one_delta(s, 1.0)
+    assert d.delta_lower <= gaussian_delta(1.0, mu) <= d.delta_upper
+
+
+@settings(max_examples=2)
+@given(q=st.floats(0.05, 0.6), sigma=st.floats(0.8, 2.0), eps=st.floats(0.1, 1.0))
+def test_poisson_two_steps_bracket_the_adaptive_oracle(q, sigma, eps):
+    """n = 2 records, Poisson rate q, T = 2: every adaptive choice of gradients (target in the ball,
+    the other record in {-1, 0, 1}) stays below the +-1 composition's upper bound, and the +-1 pair
+    itself (a realizable choice) is above the lower bound."""
+    from numerics.replace_one_poisson import poisson_replace_one_delta
+    from numerics.schedule import Schedule
+    full = oracle.adaptive_delta(oracle.poisson_menu(2, q, (-1.0, 0.0), ((1.0, -1.0), (1.0, 0.0))), sigma, 2, eps)
+    pm1 = oracle.adaptive_delta([oracle.poisson_step_pair(2, q, (0.0,))], sigma, 2, eps)
+    b = poisson_replace_one_delta(Schedule.constant(q=q, sigma=sigma, steps=2, adjacency="replace-one"), eps)
+    assert b.delta_lower <= pm1 + 1e-8 and full <= b.delta_upper + 1e-8
+
+
+def test_poisson_rejects_add_remove():
+    from numerics.replace_one_poisson import poisson_replace_one_epsilon
+    from numerics.schedule import Schedule
+    with pytest.raises(InvalidParameter, match="adjacency"):
+        poisson_replace_one_epsilon(Schedule.constant(q=0.1, sigma=1.0, steps=3), 1e-5)
+
+
+@pytest.mark.slow
+def test_slow_poisson_adaptive_oracle_full_menu():
+    from numerics.replace_one_poisson import poisson_replace_one_delta
+    from numerics.schedule import Schedule
+    q, sigma, eps = 0.3, 1.0, 0.5
+    full = oracle.adaptive_delta(oracle.poisson_menu(2, q), sigma, 2, eps)
+    b = poisson_replace_one_delta(Schedule.constant(q=q, sigma=sigma, steps=2, adjacency="replace-one"), eps)
+    assert full <= b.delta_upper + 1e-8
