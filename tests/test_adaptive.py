@@ -178,12 +178,14 @@ def test_bad_input_raises_invalid_parameter(kwargs, name):
 
 @pytest.mark.slow
 def test_slow_three_steps_bracket_the_adaptive_oracle():
+    """T = 3 (several minutes: three nested quadratures): lower <= best adaptive choice of the two orders
+    as a function of the two earlier outputs <= upper."""
     sigma, eps = 1.0, 0.6
     orders = [oracle.step_pair(2, 1, (-1.0,)), oracle.step_pair(2, 1, (1.0,))]
     two = oracle.adaptive_delta(orders, sigma, 3, eps)
-    full = oracle.adaptive_delta(orders + [oracle.step_pair(2, 1, (0.0,))], sigma, 3, eps)
     bounds = ad.adaptive_replace_one_delta(g=0.5, sigma=sigma, steps=3, epsilon=eps, rel_width=FAST)
-    assert bounds.delta_lower <= two + 1e-6 and two <= full + 1e-6 and full <= bounds.delta_upper + 1e-6
+    assert bounds.delta_lower <= two + 1e-6 and two <= bounds.delta_upper + 1e-6
+    assert bounds.delta_lower >= two * (1 - 1e-2)
 
 
 @pytest.mark.slow
