@@ -53,8 +53,9 @@ def _pld_poisson_eps(schedule, delta, rel_width):
 
 
 def _pld_poisson_delta(schedule, epsilon, rel_width):
-    if schedule.adjacency == "replace-one":
-        raise InvalidParameter("delta of Poisson replace-one schedules is not available; use epsilon")
+    if schedule.adjacency == "replace-one":  # the +-1 pair (numerics.replace_one_poisson)
+        from .pld import delta_pld
+        return delta_pld(schedule, epsilon, rel_width=rel_width)
     # the same pairs as numerics.pld.delta_pld, through pld_general: its first grid step suits epsilon = 0
     return _pairs_delta(schedule, epsilon, rel_width)
 
@@ -94,6 +95,25 @@ def _knorm_delta(schedule, epsilon, rel_width):
     return delta_knorm(schedule, epsilon)
 
 
+def _adaptive_phases(schedule):
+    return [(p.batch_size / p.dataset_size, p.sigma, p.steps) for p in schedule.phases]
+
+
+def _adaptive_eps(schedule, delta, rel_width):
+    from .adaptive import adaptive_replace_one_epsilon_phases
+    return adaptive_replace_one_epsilon_phases(phases=_adaptive_phases(schedule), delta=delta, rel_width=rel_width)
+
+
+def _adaptive_delta(schedule, epsilon, rel_width):
+    from .adaptive import adaptive_replace_one_delta
+    phases = _adaptive_phases(schedule)
+    if len(phases) != 1:
+        raise InvalidParameter("delta of a fixed-size replace-one schedule is available for one phase only; "
+                               "use epsilon for several phases")
+    g, sigma, steps = phases[0]
+    return adaptive_replace_one_delta(g=g, sigma=sigma, steps=steps, epsilon=epsilon, rel_width=rel_width)
+
+
 def _poisson_models(phase, adjacency):
     if adjacency != "add-remove":
         raise InvalidParameter("Poisson replace-one phases cannot be composed with phases of another kind")
@@ -104,6 +124,11 @@ POISSON_PLD = Accountant("pld (Poisson, numerics.pld)", _pld_poisson_eps, _pld_p
 ANALYTIC = Accountant("analytic Gaussian", _analytic_eps, _analytic_delta,
                       lambda p, adj: dominating.full_batch(p, adj))
 KNORM = Accountant("l2 K-norm scale mixture", _knorm_eps, _knorm_delta)
+#: fixed-size Gaussian under replace-one against an adaptive adversary (numerics.adaptive,
+#: docs/replace_one.md): lower = the best realizable order policy, upper = the symmetrised pairs. Inside
+#: a schedule with phases of other kinds, its per-phase models (the symmetrised pair) compose instead.
+ADAPTIVE = Accountant("pld-adaptive (numerics.adaptive)", _adaptive_eps, _adaptive_delta,
+                      lambda p, adj: dominating.fixed_size_replace_one(p))
 
 
 def _pairs(models) -> Accountant:
@@ -115,7 +140,7 @@ TABLE: Dict[Tuple[str, str, str], Accountant] = {
     ("poisson", "gaussian", "replace-one"): POISSON_PLD,
     ("poisson", "laplace", "add-remove"): _pairs(lambda p, adj: dominating.poisson_add_remove(p)),
     ("fixed-size", "gaussian", "add-remove"): _pairs(lambda p, adj: dominating.fixed_size_add_remove(p)),
-    ("fixed-size", "gaussian", "replace-one"): _pairs(lambda p, adj: dominating.fixed_size_replace_one(p)),
+    ("fixed-size", "gaussian", "replace-one"): ADAPTIVE,
     ("fixed-size", "laplace", "add-remove"): _pairs(lambda p, adj: dominating.fixed_size_add_remove(p)),
     ("fixed-size", "laplace", "replace-one"): _pairs(lambda p, adj: dominating.fixed_size_replace_one(p)),
     ("with-replacement", "gaussian", "add-remove"):

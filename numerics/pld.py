@@ -34,12 +34,11 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   other by the step-wise coupling), so the mass that can wrap around is at most 3 ``tail`` plus the
   +infinity mass: it is added to the upper delta and subtracted from the lower one.
 * **Direction.** Add/remove: the worst of the ``remove`` and ``add`` directions (the direction is the
-  same in every step, since it is one fixed pair of data sets). Replace-one: the upper bound composes
-  remove then add through the intermediate data set (:math:`D \to D\cap D' \to D'`):
-  :math:`\delta(\varepsilon_1+\varepsilon_2) \le \delta_{rm}(\varepsilon_1) + e^{\varepsilon_1}\delta_{add}(\varepsilon_2)`,
-  optimised over the split; the lower bound is the exact pair of two data sets whose records contribute
-  opposite unit vectors (``replace`` in numerics.pld_pairs), a pair that occurs, so its epsilon is a
-  true lower bound.
+  same in every step, since it is one fixed pair of data sets). Replace-one: the pair of two data sets
+  whose records contribute opposite unit vectors (``replace`` in numerics.pld_pairs) occurs, and it
+  dominates every replace-one step even against an adaptive adversary (docs/replace_one.md section 6),
+  so both bounds are its grids' (numerics.replace_one_poisson). An earlier version bounded it above
+  by remove-then-add through :math:`D\cap D'`, 18 % wide on the README example.
 
 Floating point: interval masses are computed in log space with scipy's ``log_ndtr``; the FFT's rounding
 noise is measured (twice the most negative entry of each composed PMF, at least 1e-16 of its largest)
@@ -461,14 +460,17 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     outside the FFT window and per-step truncation, each side; part of delta), per-direction bounds,
     ``refinements`` (history) and ``seconds``.
 
-    Replace-one: the grid is refined the same way for the two add/remove directions, then the upper
-    bound is the remove-then-add composition and the lower bound the opposite-vectors pair (module
-    docstring); their gap is a property of these pairs, not of the grid, so ``rel_width`` is not
-    enforced there and ``details["note"]`` says so.
+    Replace-one: the opposite-vectors (+-1) pair dominates every Poisson replace-one step, adaptively
+    (proof in docs/replace_one.md section 6) and is realizable, so both bounds come from its grids and
+    ``rel_width`` is enforced (:func:`numerics.replace_one_poisson.poisson_replace_one_epsilon`).
     """
     schedule = _validate_schedule(schedule)
     delta = check_delta(delta)
     rel_width = _check_rel_width(rel_width)
+    if schedule.adjacency == "replace-one":
+        from .replace_one_poisson import poisson_replace_one_epsilon  # it imports this module
+
+        return poisson_replace_one_epsilon(schedule, delta, rel_width=rel_width)
     tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
@@ -480,10 +482,6 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
                                         _initial_step(schedule, rel_width, delta), PLD_ABSOLUTE_WIDTH)
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()}}
-    if schedule.adjacency == "replace-one":
-        low, up = _replace_one_eps(schedule, current, delta, history[-1]["h"], tail)
-        details["note"] = ("replace-one: upper = remove-then-add composition, lower = opposite-vectors "
-                           "pair; rel_width applies to the add/remove grid only")
     details["seconds"] = time.perf_counter() - started
     return EpsilonBounds(low, up, delta, "pld", schedule.adjacency, True, details)
 
@@ -494,14 +492,15 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
 
     The grid refines until ``(upper - lower) / upper <= rel_width``. The mass allowed outside the grid
     is :data:`PLD_DELTA_TAIL` per side, so deltas far below it cannot be certified to ``rel_width``
-    (:class:`AccuracyNotReached`). Add/remove adjacency only.
+    (:class:`AccuracyNotReached`). Replace-one: the +-1 pair, as in :func:`epsilon_pld`.
     """
     schedule = _validate_schedule(schedule)
     epsilon = check_epsilon(epsilon)
     rel_width = _check_rel_width(rel_width)
-    if schedule.adjacency != "add-remove":
-        raise InvalidParameter("delta_pld supports adjacency 'add-remove' only, got 'replace-one'; "
-                               "use epsilon_pld")
+    if schedule.adjacency == "replace-one":
+        from .replace_one_poisson import poisson_replace_one_delta  # it imports this module
+
+        return poisson_replace_one_delta(schedule, epsilon, rel_width=rel_width)
     started = time.perf_counter()
 
     def bracket_of(direction, h):
@@ -514,23 +513,6 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     return DeltaBounds(low, up, epsilon, "pld", schedule.adjacency, True, details)
-
-
-def _replace_one_eps(schedule, current, delta, h, tail):
-    r"""Replace-one bounds from the add/remove grids (module docstring, "Direction").
-
-    Upper: :math:`\min_{\delta_1} \varepsilon_{rm}(\delta_1) + \varepsilon_{add}((\delta-\delta_1)e^{-\varepsilon_{rm}(\delta_1)})`
-    over a grid of splits (any split is valid). Lower: the opposite-vectors pair at grid step h.
-    """
-    rm, add = current["remove"][2].upper, current["add"][2].upper
-    best = math.inf
-    for share in np.linspace(0.02, 0.98, 49):
-        e1 = _eps_upper(rm, delta * share)
-        if math.isfinite(e1):
-            best = min(best, e1 + _eps_upper(add, delta * (1.0 - share) * math.exp(-e1)))
-    per_step_tail = tail / schedule.total_steps
-    lower = [(discretise_optimistic(pr, h, per_step_tail), t) for pr, t in _pairs(schedule, "replace")]
-    return _eps_lower(compose(lower, h, tail), delta), best
 
 
 # --------------------------------------------------------------------------------------------------
