@@ -37,7 +37,7 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   same in every step, since it is one fixed pair of data sets). Replace-one: the pair of two data sets
   whose records contribute opposite unit vectors (``replace`` in numerics.pld_pairs) occurs, and it
   dominates every replace-one step even against an adaptive adversary (docs/replace_one.md section 6),
-  so both bounds are its grids' (numerics.replace_one_poisson). An earlier version bounded it above
+  so both bounds are its grids' (:func:`epsilon_pld`, :func:`delta_pld`). An earlier version bounded it above
   by remove-then-add through :math:`D\cap D'`, 18 % wide on the README example.
 
 Floating point: interval masses are computed in log space with scipy's ``log_ndtr``; the FFT's rounding
@@ -449,6 +449,19 @@ def _check_rel_width(rel_width) -> float:
     return x
 
 
+#: the pair(s) each adjacency composes: add/remove takes the worse of its two directions; replace-one the
+#: +-1 pair alone, which dominates every Poisson replace-one step (docs/replace_one.md section 6)
+ADD_REMOVE_DIRECTIONS, REPLACE_ONE_DIRECTIONS = ("remove", "add"), ("replace",)
+
+
+def _directions(schedule: Schedule, max_refinements: int):
+    """(directions, first-grid scale, refinements): the +-1 pair's loss range is twice as wide, so its
+    first grid is halved and it is allowed two more refinements."""
+    if schedule.adjacency == "replace-one":
+        return REPLACE_ONE_DIRECTIONS, 0.5, max_refinements + 2
+    return ADD_REMOVE_DIRECTIONS, 1.0, max_refinements
+
+
 def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELATIVE_WIDTH,
                 max_refinements: int = 6) -> EpsilonBounds:
     r"""Certified bounds on the optimal epsilon at ``delta`` of ``schedule``.
@@ -462,15 +475,12 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
 
     Replace-one: the opposite-vectors (+-1) pair dominates every Poisson replace-one step, adaptively
     (proof in docs/replace_one.md section 6) and is realizable, so both bounds come from its grids and
-    ``rel_width`` is enforced (:func:`numerics.replace_one_poisson.poisson_replace_one_epsilon`).
+    ``rel_width`` is enforced as for add/remove.
     """
     schedule = _validate_schedule(schedule)
     delta = check_delta(delta)
     rel_width = _check_rel_width(rel_width)
-    if schedule.adjacency == "replace-one":
-        from .replace_one_poisson import poisson_replace_one_epsilon  # it imports this module
-
-        return poisson_replace_one_epsilon(schedule, delta, rel_width=rel_width)
+    directions, h0_scale, max_refinements = _directions(schedule, max_refinements)
     tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
@@ -478,8 +488,8 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
         b = _compose_direction(schedule, direction, h, tail)
         return _eps_lower(b.lower, delta), _eps_upper(b.upper, delta), b
 
-    low, up, current, history = _refine(bracket_of, ("remove", "add"), rel_width, max_refinements,
-                                        _initial_step(schedule, rel_width, delta), PLD_ABSOLUTE_WIDTH)
+    low, up, current, history = _refine(bracket_of, directions, rel_width, max_refinements,
+                                        _initial_step(schedule, rel_width, delta) * h0_scale, PLD_ABSOLUTE_WIDTH)
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()}}
     details["seconds"] = time.perf_counter() - started
@@ -497,18 +507,16 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
     schedule = _validate_schedule(schedule)
     epsilon = check_epsilon(epsilon)
     rel_width = _check_rel_width(rel_width)
-    if schedule.adjacency == "replace-one":
-        from .replace_one_poisson import poisson_replace_one_delta  # it imports this module
-
-        return poisson_replace_one_delta(schedule, epsilon, rel_width=rel_width)
+    directions, h0_scale, max_refinements = _directions(schedule, max_refinements)
     started = time.perf_counter()
 
     def bracket_of(direction, h):
         b = _compose_direction(schedule, direction, h, PLD_DELTA_TAIL)
         return _delta_lower(b.lower, epsilon), _delta_upper(b.upper, epsilon), b
 
-    low, up, current, history = _refine(bracket_of, ("remove", "add"), rel_width, max_refinements,
-                                        _initial_step(schedule, rel_width, 1e-5, eps_guess=epsilon))
+    eps_guess = max(epsilon, 1e-3) if directions == REPLACE_ONE_DIRECTIONS else epsilon
+    low, up, current, history = _refine(bracket_of, directions, rel_width, max_refinements,
+                                        _initial_step(schedule, rel_width, 1e-5, eps_guess=eps_guess) * h0_scale)
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()},
                "seconds": time.perf_counter() - started}
