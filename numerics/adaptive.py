@@ -207,14 +207,22 @@ class _Chernoff:
         # |lam| * chunk * h <= 700 keeps the chunked sums finite
         star = math.sqrt(2.0 * math.log(1.0 / tail) / var)
         self.lam = np.geomspace(max(star * 3e-4, 1e-3), min(2.0 * star, 300.0 / (2048 * h)), 32)
-        k = _log_mgf(step, h, np.concatenate([self.lam, -self.lam]))
-        self.k_up, self.k_down = k[:len(self.lam)], k[len(self.lam):]
+        with np.errstate(over="ignore", invalid="ignore"):
+            k = _log_mgf(step, h, np.concatenate([self.lam, -self.lam]))
+        k_up, k_down = k[:len(self.lam)], k[len(self.lam):]
+        # every lam > 0 gives a valid Chernoff bound: drop those whose log-MGF overflowed (very small noise)
+        up, down = np.isfinite(k_up), np.isfinite(k_down)
+        if not up.any() or not down.any():
+            raise InvalidParameter("the privacy loss of this step is too heavy-tailed for the adaptive grid "
+                                   "(noise multiplier too small for its batch fraction); no certified bracket")
+        self.lam_up, self.k_up = self.lam[up], k_up[up]
+        self.lam_down, self.k_down = self.lam[down], k_down[down]
 
     def window(self, count: int) -> tuple[int, int]:
         """Grid indices outside of which the ``count``-fold composition has mass <= tail on each side."""
         log_tail = math.log(self.tail)
-        hi = math.ceil(np.min((count * self.k_up - log_tail) / self.lam) / self.h)
-        lo = math.floor(np.max((log_tail - count * self.k_down) / self.lam) / self.h)
+        hi = math.ceil(np.min((count * self.k_up - log_tail) / self.lam_up) / self.h)
+        lo = math.floor(np.max((log_tail - count * self.k_down) / self.lam_down) / self.h)
         return lo, hi
 
     def compose(self, count: int) -> ComposedPLD:
