@@ -47,7 +47,7 @@ ITEMS = (
     Item("theorem", "Theorem 2: sigma^2 formula and the epsilon condition", "L180-186",
          claims=("001.thm-2.sigma-formula", "001.thm-2.epsilon-condition", "001.thm-2.guarantee",
                  "001.thm-2.guarantee-given-sensitivity",
-                 "001.thm-2.cifar-feasible")),
+                 "001.thm-2.cifar-feasible", "001.privacy.fixed-order-vs-adaptive")),
     Item("display", "(7) condition on alpha", "L184", claims=("001.thm-2.condition-7", "001.thm-2.cifar-feasible")),
     Item("remark", "Remark 1: w_k^t is (sqrt(t/T) eps, delta)-DP", "L190-192", claims=("001.remark-1.intermediate",)),
     Item("text", "DP cost term 2L d sigma^2/(B^2 sqrt T)", "L194", claims=("001.prop-1.step-size-substitution",)),

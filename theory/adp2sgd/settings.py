@@ -14,8 +14,9 @@ Clip C per sample; noise std ``z C`` on the summed gradient, under two readings 
 Numbers per setting, each labelled:
 
 * ``fixed_certified``: the certified bracket [lower, upper] of the fixed-size replace-one accountant
-  (``numerics.epsilon`` with ``Phase.fixed_size``, issue 18: realizable pair below, DRS Thm. 4.2
-  symmetrised dominating pair above). This is THE answer for the sampling the system performs.
+  (``numerics.epsilon`` with ``Phase.fixed_size``, issue 25: a realizable adaptive order policy below, DRS Thm. 4.2
+  symmetrised dominating pair above). This is THE answer for the sampling the system performs; how far one
+  fixed order falls below it is ``001.privacy.fixed-order-vs-adaptive``.
 * ``fixed_lower``: our own certified LOWER bound for fixed-size replace-one, a cross-check: the realizable pair
   :math:`(1-\gamma)N(0, z^2) + \gamma N(2, z^2)` vs :math:`N(0, z^2)` (the other records at the replaced
   record's gradient; see ``subsampled_rdp``), composed over the learner's steps. That pair is the

@@ -9,7 +9,9 @@ norm :math:`\mathcal L` and divides by a fixed :math:`S = \tau N`; the noise mul
   sum by up to twice the clip). Its lower bound is a realizable pair: the other clients' clipped updates are
   :math:`-\mathcal L e_1` and the replaced client's :math:`+\mathcal L e_1` becomes :math:`-\mathcal L e_1`, so
   every round outputs :math:`(1-\tau)N(0,\nu^2) + \tau N(2\mathcal L,\nu^2)` against :math:`N(0,\nu^2)` (up to
-  a common shift). A printed epsilon below that lower bound is refuted by this pair.
+  a common shift); since issue 25 the lower bound is the value of an adaptive adversary choosing that pair's
+  order per block of rounds (realizable too; numerics/adaptive.py, ``004.privacy.fixed-order-vs-adaptive``).
+  A printed epsilon below that lower bound is refuted by this adversary.
 * ``poisson``: each client with probability :math:`\tau` (Theorem 2, L206-L210), add/remove adjacency, fixed
   denominator (see ``004.thm-2.realised-denominator`` for the realised :math:`|S_t|`).
 

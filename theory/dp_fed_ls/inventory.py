@@ -23,7 +23,7 @@ ITEMS = (
          reason="constants quoted from other papers; Lemma 2's own constant is checked by 004.lemma-2.integer-orders"),
     Item("theorem", "Theorem 1", "L188-L192",
          claims=("004.thm-1.identities", "004.thm-1.feasible-at-table-2", "004.thm-1.certified-at-table-2",
-                 "004.thm-1.certified-scan")),
+                 "004.thm-1.certified-scan", "004.privacy.fixed-order-vs-adaptive")),
     Item("lemma", "Lemma 3 (Poisson subsampling)", "L198-L200",
          claims=("004.lemma-3.vs-exact-rdp", "004.lemmas-2-3.at-theorem-orders")),
     Item("remark", "Remark 2 (matches [40], relaxes nu >= 4)", "L202-L204", claims=("004.lemma-3.vs-exact-rdp",)),

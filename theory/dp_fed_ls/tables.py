@@ -97,7 +97,8 @@ def table6_as_printed() -> Verdict:
 
 #: the realizable pair behind each sampling's certified lower bound (theory.dp_fed_ls.certified)
 REALIZABLE_PAIR = {"fixed-size": "replace-one: the other clients' clipped updates are -L e_1, the replaced client's "
-                                 "+L e_1 becomes -L e_1",
+                                 "+L e_1 becomes -L e_1, the order of the two data sets chosen per block of rounds from the "
+                                 "running privacy loss (the adaptive lower bound, numerics/adaptive.py)",
                    "poisson": "add/remove: one client whose clipped update is L e_1, all others 0"}
 
 

@@ -7,6 +7,8 @@
 * :mod:`~theory.lemmas.certificates`: their ball-arithmetic margins and the verdict a certificate supports;
 * :mod:`~theory.lemmas.gdp`: Dong, Roth and Su's f-DP / GDP results as the papers print them;
 * :mod:`~theory.lemmas.arguments`: argument checks shared by these functions.
+* :mod:`~theory.lemmas.adaptive_gap`: one fixed order of the fixed-size replace-one pair against the adaptive
+  adversary (issue 25), the point function and verdict of the seeds' ``privacy.fixed-order-vs-adaptive`` claims.
 
 A claim about a shared lemma is registered by the paper package that states it. This package imports no
 paper package (an import contract in pyproject.toml checks it).
