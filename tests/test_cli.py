@@ -91,7 +91,7 @@ def test_module_entry_point_bad_input_is_one_line_exit_2():
     assert len(proc.stderr.strip().splitlines()) == 1 and "sigma" in proc.stderr
 
 
-# --- happy path: needs the accountants (skipped until they land) -----------------------------------
+# --- happy path: the accountants --------------------------------------------------------------------
 
 def _json(capsys, *argv):
     status, out, err = run(capsys, *argv, "--json")

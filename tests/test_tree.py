@@ -71,3 +71,11 @@ def test_tracked_notebook_is_the_output_free_conversion_of_its_source(source):
     assert ipynb.is_file(), f"{ipynb.name} missing: run make clean-notebooks"
     assert ipynb.read_text(encoding="utf-8") == _pair_notebooks().notebook_text(source), (
         f"{ipynb.name} differs from the conversion of {source.name}: run make clean-notebooks and commit")
+
+
+def test_a_missing_seed_fails_with_a_clear_message(monkeypatch, tmp_path):
+    from tests import seeds
+
+    monkeypatch.setattr(seeds, "SEEDS_DIR", tmp_path)
+    with pytest.raises(AssertionError, match="DPV_SEEDS_DIR"):
+        seeds.seed_path("002_13c470b90c68bab6.txt")
