@@ -122,9 +122,9 @@ def test_margin_sign_follows_the_one_definition(c):
     assert unit is None or (isinstance(unit, str) and unit.strip()), f"{c.id}: margin_unit must be a string"
 
 
-@per_claim([c for c in CLAIMS if c.recorded == "refuted"])
-def test_refuted_counterexample_is_recomputed(c):
-    v = verdict(c.id)
+def recheck_counterexample(c: ledger.Claim, v: ledger.Verdict) -> None:
+    """Assert that a refuted verdict's counterexample satisfies the claim's hypotheses and violates its
+    conclusion, through ``c.recheck``; without one, only that the counterexample is concrete."""
     assert v.status == "refuted" and v.counterexample, f"{c.id}: refuted without a counterexample"
     json.dumps(v.counterexample, allow_nan=False)
     if c.recheck is None:
@@ -137,6 +137,35 @@ def test_refuted_counterexample_is_recomputed(c):
     except ledger.HypothesisFails as exc:
         pytest.fail(f"{c.id}: the counterexample does not satisfy the claim's hypotheses: {exc}")
     assert margin < 0, f"{c.id}: recheck of the counterexample gives margin {margin} >= 0 (conclusion holds)"
+
+
+@per_claim([c for c in CLAIMS if c.recorded == "refuted"])
+def test_refuted_counterexample_is_recomputed(c):
+    recheck_counterexample(c, verdict(c.id))
+
+
+def _square_claim(recheck):
+    """A toy refuted claim "x**2 <= x for x >= 0" with counterexample x = 2 (relative margin (x - x**2)/x**2)."""
+    return ledger.Claim("002.toy.square", "002", "L1", "x**2 <= x for x >= 0", "refuted", lambda: None,
+                        recheck=recheck)
+
+
+def _square_margin(cx):
+    if cx["x"] < 0:
+        raise ledger.HypothesisFails(f"x = {cx['x']} < 0")
+    return (cx["x"] - cx["x"] ** 2) / cx["x"] ** 2
+
+
+def test_recheck_accepts_a_true_counterexample_and_rejects_false_ones():
+    refuted = ledger.Verdict("refuted", "exact", margin=-0.5, counterexample={"x": 2},
+                             evidence={"domain": "one point"})
+    recheck_counterexample(_square_claim(_square_margin), refuted)
+    with pytest.raises(pytest.fail.Exception, match="hypotheses"):
+        recheck_counterexample(_square_claim(_square_margin),
+                               ledger.Verdict("refuted", "exact", margin=-0.5, counterexample={"x": -1}))
+    with pytest.raises(AssertionError, match="conclusion holds"):
+        recheck_counterexample(_square_claim(_square_margin),
+                               ledger.Verdict("refuted", "exact", margin=-0.5, counterexample={"x": 0.5}))
 
 
 @per_claim([c for c in CLAIMS])
