@@ -84,7 +84,7 @@ EVIDENCE_DEFINITIONS = {
     "sampled": "evaluation at sampled points (evidence['points'] says how many and where): the weakest 'holds'",
 }
 MARGIN_DEFINITION = (
-    "margin: how far the statement is from failing. Negative means the statement is violated, zero that it "
+    "How far the statement is from failing. Negative means the statement is violated, zero that it "
     "holds with equality, positive that it holds with room to spare. Unit: relative (slack / size of the "
     "compared quantity) unless the claim states evidence['margin_unit'].")
 #: severity of a finding, most consequential first (the report orders findings by it); see default_severity

@@ -60,6 +60,8 @@ PROBLEMS = {
 }
 #: significant digits of every float written to verdicts.json (stable across reruns and platforms)
 FLOAT_DIGITS = 12
+#: how many findings a paper's summary names (the table below it lists them all)
+TOP_FINDINGS = 5
 VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason")
 
 
@@ -383,6 +385,9 @@ def render_markdown(entries: List[dict], papers: Dict[str, Paper], md_dir: Path 
             lines.append("- uncovered items: " + "; ".join(f"{i.label} ({i.lines})" for i in uncovered))
         findings = [e for e in group if e["problem"] or e["severity"]]
         rest = [e for e in group if not (e["problem"] or e["severity"])]
+        if findings:
+            lines.append(f"- most consequential ({len(findings)} findings in all): " + "; ".join(
+                f"[`{e['id']}`](#{e['id']}) ({e['problem'] or e['severity']})" for e in findings[:TOP_FINDINGS]))
         lines += ["", "### Findings, most consequential first", ""]
         lines += _table(findings, md_dir) if findings else ["None.", ""]
         lines += ["### Other claims", ""]
@@ -424,6 +429,8 @@ def site_view(entries: List[dict], papers: Dict[str, Paper], html_dir: Path) -> 
                       "seed_file": paper.seed_file, "statuses": statuses, "kinds": kinds,
                       "coverage": coverage_text(paper),
                       "uncovered": [f"{i.label} ({i.lines})" for i in paper.uncovered()], "claims": rows,
+                      "top": [r for r in rows if r["problem"] or r["severity"]][:TOP_FINDINGS],
+                      "findings": sum(1 for r in rows if r["problem"] or r["severity"]),
                       "figures": [{"path": f, "href": figure_href(f, html_dir), "claims": ids}
                                   for f, ids in sorted(figures.items())]})
     problems = [_row(e, html_dir, page_of.get(e["seed"], "index.html")) for e in ordered(entries) if e["problem"]]
