@@ -68,8 +68,7 @@ notebooks: $(STAMP)
 	mkdir -p $(NB_OUT)
 	set -e; for py in $(NOTEBOOKS:.ipynb=.py); do \
 	  name=$$(basename $$py .py); \
-	  $(PYTHON) tools/pair_notebooks.py $$py $(NB_OUT)/$$name.ipynb; \
-	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace $(NB_OUT)/$$name.ipynb; \
+	  $(PYTHON) tools/pair_notebooks.py --execute $$py $(NB_OUT)/$$name.ipynb; \
 	  echo "executed $$py -> $(NB_OUT)/$$name.ipynb"; \
 	done
 

@@ -234,3 +234,18 @@ def test_unreachable_scheduler_is_one_line_not_a_traceback(out, monkeypatch, cap
     _, err = capsys.readouterr()
     assert status == 1
     assert len(err.strip().splitlines()) == 1 and "tcp://127.0.0.1:1" in err
+
+
+def test_the_committed_html_report_links_resolve():
+    """The report/html committed in the tree (written by make report): every link and image resolves."""
+    html = REPO / "report" / "html"
+    pages = sorted(html.glob("*.html"))
+    assert (html / "index.html") in pages, "report/html/index.html missing: run make report and commit"
+    parsed = {p: _parse(p) for p in pages}
+    for page, links in parsed.items():
+        for ref in links.refs:
+            parts = urlsplit(ref)
+            target = (page.parent / parts.path).resolve() if parts.path else page
+            assert not parts.scheme and target.is_file(), f"{page.name}: {ref} does not resolve"
+            if parts.fragment and target.suffix == ".html":
+                assert parts.fragment in parsed[target].ids, f"{page.name}: no #{parts.fragment} in {target.name}"
