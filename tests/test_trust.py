@@ -51,7 +51,7 @@ KNOWN_MISSING_DOMAIN = frozenset({
     "000.fig3.linear-fewest-rounds", "000.lemma-B3.conclusion-exact", "000.lemma-B3.reindexed-sum",
     "000.lemma-D1.conclusion.certified", "000.r0.sigma-threshold.certified", "000.sequences.c22-domain",
     "000.sequences.example3-form", "000.sequences.experiment-form", "000.sequences.i-over-ln-i-domain",
-    "000.sequences.table3-rounds", "000.thm-2.1.consistency", "000.thm-2.1.round-sum",
+    "000.sequences.table3-rounds", "000.thm-2.1.consistency", "000.thm-2.1.rho-bijection", "000.thm-2.1.round-sum",
     "000.thm-2.1.t-le-tglob", "000.thm-2.1.wait-consistency", "000.thm-2.1.wait-invariant",
     "000.thm-2.2.optimality-factor", "002.lemma-B3.binomial", "002.lemma-B3.conclusion.certified",
     "002.lemma-B3.moment-14.certified", "002.lemma-B3.tail-13.certified",
