@@ -15,8 +15,9 @@ setting cannot decide: stand-in data, a model far smaller than the paper's; the 
 
 Evidence kind
 -------------
-``symbolic`` (sympy identity), ``exact`` (exhaustive or exact arithmetic), ``rigorous`` (ball/interval
-enclosure over a region), ``numeric`` (high-precision evaluation at stated points: a computed value
+``symbolic`` (sympy identity), ``exact`` (exact arithmetic; over the whole stated domain, or a finite scan
+that says so under ``evidence['domain']``), ``rigorous`` (ball/interval enclosure over a region, named
+under ``evidence['domain']`` with the side of a one-sided certificate), ``numeric`` (high-precision evaluation at stated points: a computed value
 compared with a printed one, or an accountant certificate), ``sampled`` (evaluation at sampled points:
 the weakest "holds"; the evidence must state how many points and where).
 
