@@ -146,6 +146,10 @@ def test_discovery_of_a_broken_module_through_a_subprocess(tmp_path):
         "@claim(id='003.fake.good', seed='003', lines='L1', statement='One is one.', recorded='holds')\n"
         "def good():\n    return Verdict('holds', 'symbolic', margin=0.0)\n")
     (pkg / "broken.py").write_text("def broken(:\n")
+    (pkg / "inventory.py").write_text(
+        "from theory.inventory import Item\n"
+        "ITEMS = (Item('theorem', 'Theorem 1', 'L1', claims=('003.fake.good',)),\n"
+        "         Item('table', 'Table 2', 'L9'), Item('definition', 'Definition 1', 'L2', reason='a definition'))\n")
     env = dict(os.environ, DPV_CLAIM_PACKAGES="fakeclaims", DPV_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]))
     proc = subprocess.run([sys.executable, "-m", "theory.report", "--backend", "serial", "--out",
@@ -156,6 +160,8 @@ def test_discovery_of_a_broken_module_through_a_subprocess(tmp_path):
     assert "report: [1/1] seed 003: 1 claims" in proc.stdout             # progress under a pipe
     md = (tmp_path / "out" / "VERDICTS.md").read_text()
     assert "## A fake paper" in md and "Nobody." in md
+    assert "inventory coverage: 1 covered, 1 not-checkable, 1 uncovered of 3 items" in md
+    assert "uncovered items: Table 2 (L9)" in md
 
 
 def test_a_rerun_rewrites_identical_bytes_and_run_json_is_git_ignored(out):
