@@ -2,10 +2,11 @@
 
     python -m theory.report [--fresh] [--scheduler ADDRESS] [--backend serial|local|cluster] [--out DIR]
 
-Every claim's check runs through the one sweep runner (numerics.sweep), one batch per paper, so the
+Every claim's check runs through the one sweep runner (numerics.sweep), in batches per paper, so the
 report runs serially, on a local Dask cluster or on an existing scheduler; a second run takes cached
 verdicts for the claims whose code did not change (``--fresh``, ``make report FRESH=1``, recomputes
-everything). After each paper's batch one progress line goes to stdout (flushed, terminal or not).
+everything). After each batch (at most BATCH_SIZE claims of one paper) one progress line goes to stdout
+(flushed, terminal or not) with the counts so far and the elapsed time.
 Writes, in ``report/``:
 
 ``verdicts.json``     one object per claim, sorted by id: id, seed, lines, statement, recorded, status,
@@ -60,6 +61,8 @@ PROBLEMS = {
 }
 #: significant digits of every float written to verdicts.json (stable across reruns and platforms)
 FLOAT_DIGITS = 12
+#: claims per sweep batch: one progress line per batch, so a cold report is never silent for long
+BATCH_SIZE = 24
 #: how many findings a paper's summary names (the table below it lists them all)
 TOP_FINDINGS = 5
 VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason")
@@ -171,20 +174,31 @@ def _groups(claim_list: List[ledger.Claim]) -> List[Tuple[str, List[ledger.Claim
     return [(s, sorted((c for c in claim_list if c.seed == s), key=lambda c: c.id)) for s in seeds]
 
 
+def _batches(claim_list: List[ledger.Claim]) -> List[Tuple[str, List[ledger.Claim]]]:
+    """Each paper's claims in batches of at most :data:`BATCH_SIZE` (one progress line per batch)."""
+    out = []
+    for seed, group in _groups(claim_list):
+        n = -(-len(group) // BATCH_SIZE)
+        for k in range(n):
+            out.append((f"seed {seed}" + (f" part {k + 1}/{n}" if n > 1 else ""),
+                        group[k * BATCH_SIZE:(k + 1) * BATCH_SIZE]))
+    return out
+
+
 def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: Optional[str] = None,
              backend: Optional[str] = None, progress: Optional[Callable[[str], None]] = None
              ) -> Tuple[List[dict], dict]:
-    """Evaluate the claims through the sweep runner, one batch per paper; return (entries sorted by id,
+    """Evaluate the claims through the sweep runner, in batches per paper; return (entries sorted by id,
     run facts). ``progress`` receives one line per batch (counts and elapsed time)."""
     t0 = time.perf_counter()
     entries, seconds = [], {}
     run = {"backend": None, "scheduler": scheduler, "workers": None, "cache_hits": 0, "cache_misses": 0}
-    groups = _groups(claim_list)
-    for k, (seed, group) in enumerate(groups, 1):
+    groups = _batches(claim_list)
+    for k, (label, group) in enumerate(groups, 1):
         stats: dict = {}
         results = sweep(evaluate_claim, [{"claim_id": c.id, "source": _source(c)} for c in group],
                         cache=not fresh, scheduler=scheduler, backend=backend, stats=stats,
-                        desc=f"claims {seed}", on_error="record")
+                        desc=f"claims {label}", on_error="record")
         batch = [_entry(c, r) for c, r in zip(group, results)]
         for c, r in zip(group, results):
             seconds[c.id] = None if isinstance(r, SweepFailure) else r.get("seconds")
@@ -196,7 +210,7 @@ def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: 
         if progress:
             counts = Counter(e["status"] for e in batch)
             problems = sum(1 for e in batch if e["problem"])
-            progress(f"report: [{k}/{len(groups)}] seed {seed}: {len(batch)} claims "
+            progress(f"report: [{k}/{len(groups)}] {label}: {len(batch)} claims "
                      f"({stats.get('cache_hits', 0)} cached, {stats.get('cache_misses', 0)} computed): "
                      + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
                      + f"; {problems} problem(s); {time.perf_counter() - t0:.1f} s elapsed")
