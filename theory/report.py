@@ -468,6 +468,14 @@ def write(entries: List[dict], run: dict, papers: Dict[str, Paper], out_dir: Pat
     (out_dir / "run.json").write_text(json.dumps(jsonable(run), indent=1, sort_keys=True) + "\n")
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it (no machine path in messages)."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _print_progress(line: str) -> None:
     print(line, flush=True)
 
@@ -490,7 +498,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--fresh", action="store_true", help="ignore cached verdicts and recompute all")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address")
     p.add_argument("--backend", choices=("serial", "local", "cluster"), default=None)
-    p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default report/)")
+    p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default: report/ of the checkout)")
     args = p.parse_args(argv)
     try:
         entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
@@ -498,7 +506,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except SweepError as exc:  # e.g. an unreachable scheduler: one line, no traceback
         print(f"python -m theory.report: {exc}", file=sys.stderr)
         return 1
-    print(f"{summary_line(entries)} -> {Path(args.out) / 'VERDICTS.md'}", flush=True)
+    print(f"{summary_line(entries)} -> {_shown(Path(args.out) / 'VERDICTS.md')}", flush=True)
     problems = [e for e in ordered(entries) if e["problem"]]
     if problems:
         print(f"{len(problems)} problem(s), the report fails: "
