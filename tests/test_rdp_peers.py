@@ -9,15 +9,15 @@ percent at orders close to 1 (4% at q=0.01, sigma=1, order 1.5; measured below a
 """
 import math
 
+import dp_accounting
 import mpmath
 import pytest
+from dp_accounting.rdp import rdp_privacy_accountant as peer_rdp
 
 from numerics.conversions import epsilon_rdp
 from numerics.rdp import log_a
 from numerics.schedule import Schedule
 from tests.test_rdp import quad_log_moment
-
-from dp_accounting.rdp import rdp_privacy_accountant as peer_rdp
 
 pytestmark = pytest.mark.peers
 
