@@ -116,8 +116,9 @@ def evaluate_claim(claim_id: str, source: str = "") -> dict:
 
 
 def _source(c: ledger.Claim) -> str:
+    module = c.check.__module__
     try:
-        return source_digest(c.check.__module__)
+        return source_digest(module)
     except Exception:  # noqa: BLE001 - a module outside the suite (tests) has no digest
         return ""
 
