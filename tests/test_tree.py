@@ -52,6 +52,13 @@ def test_no_importorskip_of_our_modules_or_the_peers():
     assert not found, f"import these directly (a missing module must fail): {found}"
 
 
+def test_no_test_skips_on_missing_seeds():
+    found = [f"{p.name}:{n}" for p in sorted((REPO / "tests").glob("test_*.py")) if p.name != "test_tree.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if "pytest.skip(" in line and "seed" in line.lower()]
+    assert not found, f"use tests.seeds.seed_path (fails with a clear message) instead of skipping: {found}"
+
+
 def test_make_test_does_not_map_pytest_exit_5_to_success():
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     recipe = makefile[makefile.index("\ntest:"):makefile.index("\ntest-all:")]
