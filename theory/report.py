@@ -260,6 +260,12 @@ def _inventory_items(package: str) -> Optional[tuple]:
     return tuple(getattr(importlib.import_module(name), "ITEMS", ()))
 
 
+def _docstring_title(module) -> str:
+    """The first paragraph of a package's docstring: the heading of a paper package without ``TITLE``."""
+    paragraph = (getattr(module, "__doc__", None) or "").strip().split("\n\n")[0]
+    return " ".join(paragraph.split())
+
+
 def papers_of(claim_list: List[ledger.Claim]) -> Dict[str, Paper]:
     """``{seed: Paper}``: each package's ``TITLE``, ``AUTHORS`` and ``SEED`` (read with fallbacks, so a new
     paper package without them still gets a section) and its inventory."""
@@ -270,7 +276,7 @@ def papers_of(claim_list: List[ledger.Claim]) -> Dict[str, Paper]:
         mod = sys.modules.get(package) if package else None
         seed_file = ledger.SEED_FILES.get(seed)
         out[seed] = Paper(seed=seed, package=package,
-                          title=getattr(mod, "TITLE", None) or f"Seed {seed}",
+                          title=getattr(mod, "TITLE", None) or _docstring_title(mod) or f"Seed {seed}",
                           authors=getattr(mod, "AUTHORS", None) or "authors not stated",
                           seed_file=getattr(mod, "SEED", None) or seed_file,
                           items=_inventory_items(package) if package else None)
