@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parent.parent
 #: file does not match itself)
 MACHINE_PATH = re.compile("(?<![\\w.])/(?:" + "|".join(["wo" + "rk", "ro" + "ot", "ho" + "me"]) + ")/")
 #: files that still carry one (the audit, issue 17, removes them from claim modules)
-KNOWN_MACHINE_PATHS = frozenset({"theory/async_fl/sequences.py"})
+KNOWN_MACHINE_PATHS: frozenset = frozenset()
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".json", ".ipynb", ".cfg", ".ini", ".yml", ".yaml", ".html",
                  ".js", ".css", ".csv", ""}
 #: our packages and the peers that [peers] installs: a missing one is a failure, never a skip
