@@ -100,7 +100,8 @@ def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accu
 
 
 def certify(results: dict, *, enabled: bool) -> dict:
-    """Certified epsilon (numerics.pld) per arm, from the first seed's schedule (all seeds share it)."""
+    """Certified epsilon (numerics.pld) per arm, from the first seed's schedule (all seeds share it); ``None``
+    for an arm without noise or whose sampling is not Poisson (``repro.dp.epsilon_for_sampling``)."""
     from repro import dp
     from numerics.schedule import Schedule
 
@@ -111,7 +112,8 @@ def certify(results: dict, *, enabled: bool) -> dict:
             out[lab] = None
             continue
         sched = Schedule.from_phases([(p["q"], p["sigma"], p["steps"]) for p in priv["schedules"][0]["phases"]])
-        out[lab] = dp.certified_epsilon(sched, priv["delta"])
+        eps = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
+        out[lab] = eps if eps["accounted"] else None
     return out
 
 
