@@ -1,8 +1,11 @@
 """Shared helpers of the figure scripts: arguments, statistics, CSV with caption, plots, certificates.
 
 Every figure writes ``figures/out/<name>.csv`` (the plotted data, long format, with the caption as
-``# key: value`` header lines), ``<name>.md`` (the same caption) and ``<name>.png``. A caption names
-the paper figure and seed line, what we changed for CPU scale, the paper's stated outcome, and ours.
+``# key: value`` header lines), ``<name>.md`` (the same caption), ``<name>.png`` and ``<name>.pdf``
+(figures/style.py), and ``<name>.provenance.json`` (repro.provenance: code, config and data digests).
+A caption names the paper figure and seed line, what we changed for CPU scale, the paper's stated
+outcome, ours, and the epsilon of each DP arm under the sampling it used. ``--quick`` writes to
+``figures/out/quick/`` (git-ignored), which no claim reads: it never touches the full-scale outputs.
 """
 from __future__ import annotations
 
@@ -13,18 +16,22 @@ from pathlib import Path
 
 import numpy as np
 
+from repro import provenance
 from repro.caption_csv import read_csv  # noqa: F401  (re-exported: the reader of write_outputs' CSV)
 
+from . import style
+
 OUT = Path(__file__).resolve().parent / "out"
+QUICK_OUT = OUT / "quick"
 CAPTION_KEYS = ("figure", "paper", "changes", "stated", "ours", "setting")
 
 
 def parse_args(argv, doc: str) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=doc.strip().splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small CI smoke-test setting (seconds)")
-    ap.add_argument("--out", default=str(OUT), help="output directory (default figures/out)")
+    ap.add_argument("--out", default=None, help="output directory (default figures/out, quick: figures/out/quick)")
     args = ap.parse_args(list(argv or []))
-    args.out = Path(args.out)
+    args.out = Path(args.out) if args.out else (QUICK_OUT if args.quick else OUT)
     args.out.mkdir(parents=True, exist_ok=True)
     return args
 
@@ -50,8 +57,30 @@ def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, qu
             "setting": "quick (CI smoke test)" if quick else "full"}
 
 
-def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None) -> dict:
-    """Write ``name``.csv (caption header + rows), ``name``.md and, when given, ``name``.png."""
+def experiment_config(*exps) -> dict:
+    """The config a sidecar records for experiments: each one's arms (RunConfig dicts), seeds and changes."""
+    return {e.name: {"arms": {lab: cfg.to_dict() for lab, cfg in e.arms.items()}, "seeds": list(e.seeds),
+                     "changes": e.changes} for e in exps}
+
+
+def data_record(*names: str) -> dict:
+    """What the runs trained on, for the sidecar: real MNIST-5k with its digest, or the stand-in's name."""
+    from repro.data import mnist_5k_provenance
+
+    out = {}
+    for n in sorted(set(names)):
+        out[n] = mnist_5k_provenance() if n == "mnist-5k" else {"kind": "stand-in" if n.endswith("-like")
+                                                                 or n in ("digits", "digits01", "breast_cancer")
+                                                                 else "generated", "name": n}
+    return out
+
+
+def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *, config=None,
+                  data: dict | None = None) -> dict:
+    """Write ``name``.csv (caption header + rows), ``name``.md, its provenance sidecar and, when given,
+    ``name``.png and ``name``.pdf. ``config``/``data`` go into the sidecar (repro.provenance); the
+    producing module is ``figures.<name>``. The returned dict has the paths and ``overlaps``: legends or
+    labels that cover data (figures/style.py; the tests require it empty)."""
     paths = {"csv": out / f"{name}.csv", "md": out / f"{name}.md"}
     tmp = paths["csv"].with_suffix(".csv.tmp")
     with open(tmp, "w", newline="") as fh:
@@ -62,41 +91,49 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None) -
             w.writeheader()
             w.writerows(rows)
     os.replace(tmp, paths["csv"])
+    paths["provenance"] = provenance.write_sidecar(
+        paths["csv"], module=f"figures.{name}", config={"setting": cap["setting"], **(config or {})},
+        data=data or {})
     md = [f"# {cap['figure']}", ""] + [f"- **{k}**: {cap[k]}" for k in CAPTION_KEYS[1:]]
+    paths["overlaps"] = []
     if fig is not None:
-        paths["png"] = out / f"{name}.png"
-        fig.savefig(paths["png"], dpi=110, bbox_inches="tight")
-        md += ["", f"![{name}]({name}.png)"]
+        paths["overlaps"] = style.overlaps(fig)
+        paths.update(style.save(fig, out, name))
+        md += ["", f"![{name}]({name}.png)", "", f"Vector version: [{name}.pdf]({name}.pdf)"]
         import matplotlib.pyplot as plt
 
         plt.close(fig)
     paths["md"].write_text("\n".join(md) + "\n")
     print(f"[{name}] {cap['ours']}")
+    for o in paths["overlaps"]:
+        print(f"[{name}] WARNING: {o}")
     return paths
 
 
-def figure_axes(n_panels: int = 1, *, width: float = 5.0):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, n_panels, figsize=(width * n_panels, 3.8), squeeze=False)
-    return fig, list(axes[0])
+def figure_axes(n_panels: int = 1, *, width: float | None = None):
+    """(fig, axes) in the suite's style (figures/style.py)."""
+    return style.figure(n_panels)
 
 
-def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accuracy", title: str = "") -> None:
-    """Mean over seeds with a one-standard-deviation band, one line per arm."""
+def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accuracy", title: str = "",
+                band: str = "sd") -> None:
+    """Mean over seeds with the seed-to-seed spread as a band (``sd``: one standard deviation, ``range``:
+    min to max over seeds), one line per arm; the legend below the axes."""
     for lab, rs in results.items():
         xs = np.asarray(rs[0]["curve"][x], float)
         ys = np.array([r["curve"][y] for r in rs], float)
-        m, s = ys.mean(axis=0), ys.std(axis=0, ddof=1) if len(rs) > 1 else np.zeros(ys.shape[1])
-        ax.plot(xs, m, label=f"{lab} ({rs[0]['rounds']} rounds)")
-        ax.fill_between(xs, m - s, m + s, alpha=0.2)
+        m = ys.mean(axis=0)
+        if band == "range":
+            lo, hi = ys.min(axis=0), ys.max(axis=0)
+        else:
+            s = ys.std(axis=0, ddof=1) if len(rs) > 1 else np.zeros(ys.shape[1])
+            lo, hi = m - s, m + s
+        (line,) = ax.plot(xs, m, label=f"{lab} ({rs[0]['rounds']} rounds, {len(rs)} seeds)")
+        ax.fill_between(xs, lo, hi, alpha=style.BAND_ALPHA, color=line.get_color(), linewidth=0)
     ax.set_xlabel("iterations (gradient evaluations)" if x == "iterations" else x)
     ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
+    ax.set_title(title)
+    style.legend_below(ax)
 
 
 def certify(results: dict, *, enabled: bool) -> dict:

@@ -18,9 +18,10 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = ("strongly-convex", "plain-convex")
     fig, axes = common.figure_axes(len(models))
-    rows, ours = [], []
+    rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
         exp = E.fig000_10(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         common.plot_curves(ax, res, title=f"{model}: digits 0/1, 2 clients")
         ax.set_xscale("symlog")
@@ -32,7 +33,8 @@ def main(argv=None) -> None:
         changes=common.run_changes(exp),
         stated="no significant difference between biased and unbiased data sets (L239, L1953)",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ def main(argv=None) -> None:
                "better accuracy (L226)",
         ours=", ".join(f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()),
         quick=args.quick)
-    common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig)
+    common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig, config=common.experiment_config(exp),
+                         data=common.data_record(*(c.data for c in exp.arms.values())))
 
 
 if __name__ == "__main__":

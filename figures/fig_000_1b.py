@@ -19,9 +19,10 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
-    rows, ours = [], []
+    rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
         exp = E.fig000_1b(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
         common.plot_curves(ax, res, title=f"{model}, DP sigma = 8: accuracy vs iterations")
@@ -39,7 +40,8 @@ def main(argv=None) -> None:
                "reach better accuracy than constant ones (L234, L1968); L234 writes the sequence as 16 + ceil(1.348 i), "
                "E.3 (L1968) as N_c q (i + m) = 1.32 i + 15.98, which we use",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ def main(argv=None) -> None:
     axes[0].plot(p, [r["constant_same_T_noise"] for r in rows], "s--", label="constant s = ceil(K/T), same T")
     axes[0].set_xlabel("growth exponent p")
     axes[0].set_ylabel("aggregated noise sqrt(T) sigma")
-    axes[0].legend(fontsize=7)
+    common.style.legend_below(axes[0])
     axes[1].plot(p, [r["T"] for r in rows], "o-")
     axes[1].set_xlabel("growth exponent p")
     axes[1].set_ylabel("rounds T to reach K")
@@ -55,7 +55,7 @@ def main(argv=None) -> None:
         ours="; ".join(f"p={r['p']:g}: T={r['T']}, sqrt(T)sigma={r['noise_upper']:.2f} ({r['noise_upper'] / base:.2f}x), "
                        f"same-T constant {r['constant_same_T_noise']:.2f}" for r in rows),
         quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"p": list(ps), "accuracy": acc})
 
 
 if __name__ == "__main__":

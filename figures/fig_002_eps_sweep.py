@@ -21,9 +21,10 @@ def main(argv=None) -> None:
     models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models) if args.quick else 2 * len(models))
     axes, axes2 = axes[:len(models)], axes[len(models):]
-    rows, ours = [], []
+    rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
         exp = E.eps_sweep(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
         rows += common.certified_rows(model, E.curve_rows(res), cert)
@@ -44,7 +45,8 @@ def main(argv=None) -> None:
         stated="about 10 % accuracy degradation at epsilon = 0.04945 vs non-DP; epsilon = 0.1 very close to "
                "non-DP (L1496); 86 % / 91 % / 93 % (L276)",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
-    rows, ours = [], []
+    rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
         exp = E.s_sweep(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
         rows += common.certified_rows(model, E.curve_rows(res), cert)
@@ -35,7 +36,8 @@ def main(argv=None) -> None:
         changes=common.run_changes(exp) + f"; paper's epsilon label {E.TABLE3['epsilon']}",
         stated="s = 26 gives the best accuracy, s = 1 the worst, at the same K (L1428-L1430, L272)",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

@@ -21,11 +21,12 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = ("strongly-convex",) if args.quick else ("strongly-convex", "plain-convex", "non-convex")
     fig, axes = common.figure_axes(len(models))
-    rows, ours, changes = [], [], []
+    rows, ours, changes, settings = [], [], [], {}
     for ax, model in zip(axes, models):
         setting = E.utility(quick=args.quick, model=model)
         changes.append(f"{model}: {setting['changes']}")
         res = E.run_utility(setting)
+        settings[model] = setting
         sig = res[0]["sigmas"]
         for k, c in enumerate(res[0]["clips"]):
             fr = np.array([r["fraction"][k] for r in res])
@@ -42,7 +43,7 @@ def main(argv=None) -> None:
         ax.set_xlabel("sigma")
         ax.set_ylabel("accuracy fraction acc(w*+n)/acc(w*)")
         ax.set_title(f"{model} (seed range shaded)", fontsize=9)
-        ax.legend(fontsize=7)
+        common.style.legend_below(ax)
     cap = common.caption(
         figure="002 Figs 4-6: utility graph",
         paper="002_13c470b90c68bab6.txt L1377-L1383, L1402, L1426, L1439",
@@ -50,7 +51,8 @@ def main(argv=None) -> None:
         stated="C = 0.1: sigma in [18, 22] for at most about 10 % loss; C = 0.075: sigma in [18, 30] (L1381); "
                "non-convex MNIST: C = 0.025, sigma <= 12 (L1383)",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=settings,
+                         data=common.data_record(*(p["config"]["data"] for s in settings.values() for p in s["points"])))
 
 
 if __name__ == "__main__":
