@@ -69,9 +69,10 @@ def data_record(*names: str) -> dict:
 
     out = {}
     for n in sorted(set(names)):
-        out[n] = mnist_5k_provenance() if n == "mnist-5k" else {"kind": "stand-in" if n.endswith("-like")
-                                                                 or n in ("digits", "digits01", "breast_cancer")
-                                                                 else "generated", "name": n}
+        if n.startswith("mnist-5k"):
+            out["mnist-5k"] = mnist_5k_provenance()
+        else:
+            out[n] = {"kind": "stand-in", "name": n}
     return out
 
 

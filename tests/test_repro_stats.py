@@ -70,6 +70,13 @@ def test_zero_variance_arms_give_an_exact_difference():
     # identical saturated arms (every run at accuracy 1.0) are equivalent at any margin, exactly
     assert S.tost([1.0] * 5, [1.0] * 5, margin=0.01).significant
     assert S.bootstrap_ci([1.0] * 3, [0.5] * 3).ci == (0.5, 0.5)
+    # one saturated arm against a nearly saturated one: Welch with an exact zero variance, no warning
+    r = S.welch([1.0] * 40, [1.0] * 38 + [0.995, 0.99], alternative="greater")
+    assert r.p_value < 0.2 and r.note == "one arm has zero variance"
+    # the same p as Welch's formula with var_a = 0: t = diff / sqrt(var_b / n_b), df = n_b - 1
+    b = np.array([1.0] * 38 + [0.995, 0.99])
+    t = (1.0 - b.mean()) / np.sqrt(b.var(ddof=1) / 40)
+    assert r.statistic == pytest.approx(t) and r.p_value == pytest.approx(sps.t.sf(t, 39))
 
 
 def test_bootstrap_ci_is_deterministic_and_covers_the_difference():
