@@ -23,7 +23,9 @@ from . import style
 
 OUT = Path(__file__).resolve().parent / "out"
 QUICK_OUT = OUT / "quick"
-CAPTION_KEYS = ("figure", "paper", "changes", "stated", "ours", "setting")
+CAPTION_KEYS = ("figure", "paper", "data", "changes", "epsilon", "stated", "ours", "setting")
+#: the caption's epsilon entry of a figure whose arms add no DP noise
+NO_DP = "no arm adds DP noise (no epsilon)"
 
 
 def parse_args(argv, doc: str) -> argparse.Namespace:
@@ -52,8 +54,10 @@ def mean_std(values) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else 0.0
 
 
-def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool) -> dict:
-    return {"figure": figure, "paper": paper, "changes": changes, "stated": stated, "ours": ours,
+def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool, epsilon: str = NO_DP) -> dict:
+    """The caption: ``changes`` says what we changed for CPU scale, ``epsilon`` each DP arm's epsilon under
+    the sampling it used (:func:`epsilon_caption`)."""
+    return {"figure": figure, "paper": paper, "changes": changes, "epsilon": epsilon, "stated": stated, "ours": ours,
             "setting": "quick (CI smoke test)" if quick else "full"}
 
 
@@ -76,6 +80,19 @@ def data_record(*names: str) -> dict:
     return out
 
 
+def describe_data(data: dict) -> str:
+    """The caption's ``data`` entry: real data with its digest, stand-ins labelled as such."""
+    if not data:
+        return "no training data (computed from the paper's parameters)"
+    parts = []
+    for n, rec in sorted(data.items()):
+        if n == "mnist-5k":
+            parts.append(f"real MNIST-5k ({rec['package']} {rec['version']}, {rec['file']}, sha256 {rec['sha256'][:12]})")
+        else:
+            parts.append(f"STAND-IN {n} (the paper's data set is not available offline)")
+    return "; ".join(parts)
+
+
 def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *, config=None,
                   data: dict | None = None) -> dict:
     """Write ``name``.csv (caption header + rows), ``name``.md, its provenance sidecar and, when given,
@@ -83,6 +100,7 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *
     producing module is ``figures.<name>``. The returned dict has the paths and ``overlaps``: legends or
     labels that cover data (figures/style.py; the tests require it empty)."""
     paths = {"csv": out / f"{name}.csv", "md": out / f"{name}.md"}
+    cap = {**cap, "data": describe_data(data or {})}
     tmp = paths["csv"].with_suffix(".csv.tmp")
     with open(tmp, "w", newline="") as fh:
         for k in CAPTION_KEYS:
@@ -138,8 +156,9 @@ def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accu
 
 
 def certify(results: dict, *, enabled: bool) -> dict:
-    """Certified epsilon (numerics.pld) per arm, from the first seed's schedule (all seeds share it); ``None``
-    for an arm without noise or whose sampling is not Poisson (``repro.dp.epsilon_for_sampling``)."""
+    """Per arm, the epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``: certified PLD for
+    Poisson, "not accounted" otherwise), from the first seed's schedule (all seeds share it); ``None`` for
+    an arm without noise or when not ``enabled`` (quick setting)."""
     from repro import dp
     from numerics.schedule import Schedule
 
@@ -150,9 +169,26 @@ def certify(results: dict, *, enabled: bool) -> dict:
             out[lab] = None
             continue
         sched = Schedule.from_phases([(p["q"], p["sigma"], p["steps"]) for p in priv["schedules"][0]["phases"]])
-        eps = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
-        out[lab] = eps if eps["accounted"] else None
+        out[lab] = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
     return out
+
+
+def epsilon_caption(results: dict, cert: dict, *, quick: bool) -> str:
+    """The caption's ``epsilon``: each arm's epsilon under the sampling it used, or why there is none."""
+    from repro import dp
+
+    parts = []
+    for lab, rs in results.items():
+        priv = rs[0].get("privacy")
+        if not priv:
+            phrase = "no DP noise"
+        elif cert.get(lab) is None:
+            phrase = (f"{priv['sampling']} sampling, epsilon not computed in the quick setting" if quick
+                      else f"{priv['sampling']} sampling, no delta given")
+        else:
+            phrase = dp.describe_epsilon(cert[lab])
+        parts.append(f"{lab}: {phrase}")
+    return "; ".join(parts)
 
 
 def final_summary(results: dict) -> dict:
