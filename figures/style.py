@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: Okabe-Ito: orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple, black
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000")
+#: Okabe-Ito, ordered for contrast on white (yellow last): blue, orange, bluish green, vermillion, sky blue,
+#: reddish purple, black, yellow
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#000000", "#F0E442")
 LINESTYLES = ("-", "--", "-.", ":")
 #: one panel's size in inches, and the font sizes
 PANEL = (4.2, 3.2)
@@ -43,8 +44,8 @@ def figure(n_panels: int = 1, *, rows: int = 1):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with matplotlib.rc_context(rc()):
-        fig, axes = plt.subplots(rows, n_panels, figsize=(PANEL[0] * n_panels, PANEL[1] * rows), squeeze=False)
+    matplotlib.rcParams.update(rc())  # titles and labels set later by the scripts take the style too
+    fig, axes = plt.subplots(rows, n_panels, figsize=(PANEL[0] * n_panels, PANEL[1] * rows), squeeze=False)
     fig.set_layout_engine("constrained")
     for ax in axes.ravel():
         ax.set_prop_cycle(rc()["axes.prop_cycle"])

@@ -164,3 +164,37 @@ def equivalence_status(a, b, *, margin: float, seeds=(), alpha: float = SIGNIFIC
     below = welch(a, b, alternative="less", shift=-margin, seeds=seeds, alpha=alpha)
     status = "holds" if eq.significant else "refuted" if (above.significant or below.significant) else "open"
     return status, [eq, above, below]
+
+
+def one_sample(values, *, value: float, alternative: str, seeds=(), alpha: float = SIGNIFICANCE_LEVEL) -> Comparison:
+    """One-sample t-test (``scipy.stats.ttest_1samp``) of ``mean(values) = value`` against ``alternative``."""
+    if alternative not in ("two-sided", "greater", "less"):
+        raise InvalidParameter(f"alternative must be two-sided, greater or less, got {alternative!r}")
+    v = np.asarray(values, float)
+    if v.ndim != 1 or len(v) < MIN_PER_ARM or not np.all(np.isfinite(v)):
+        raise InvalidParameter(f"need at least {MIN_PER_ARM} finite values (one per seed), got {len(v)}")
+    if np.ptp(v) == 0.0:
+        d = float(v[0] - value)
+        side = {"greater": d > 0, "less": d < 0, "two-sided": d != 0}[alternative]
+        t, p, note = (float(np.sign(d) * np.inf) if d else 0.0), (0.0 if side else 1.0), "zero variance: exact mean"
+    else:
+        res = sps.ttest_1samp(v, value, alternative=alternative)
+        t, p, note = float(res.statistic), float(res.pvalue), ""
+    return Comparison("t-1samp", f"{alternative} than {value:g}", t, p, float(v.mean() - value), (len(v),),
+                      tuple(seeds), alpha, note=note)
+
+
+def interval_status(values, *, low: float, high: float, seeds=(), alpha: float = SIGNIFICANCE_LEVEL):
+    """Claim ``low <= mean(values) <= high``: holds if one-sample t-tests show the mean above ``low`` and
+    below ``high``; refuted if one shows it below ``low`` or above ``high``; else open."""
+    above_low = one_sample(values, value=low, alternative="greater", seeds=seeds, alpha=alpha)
+    below_high = one_sample(values, value=high, alternative="less", seeds=seeds, alpha=alpha)
+    under = one_sample(values, value=low, alternative="less", seeds=seeds, alpha=alpha)
+    over = one_sample(values, value=high, alternative="greater", seeds=seeds, alpha=alpha)
+    if above_low.significant and below_high.significant:
+        status = "holds"
+    elif under.significant or over.significant:
+        status = "refuted"
+    else:
+        status = "open"
+    return status, [above_low, below_high, under, over]

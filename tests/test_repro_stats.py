@@ -94,3 +94,15 @@ def test_bad_input():
         S.welch(A, B, alternative="bigger")
     with pytest.raises(InvalidParameter):
         S.welch([0.1, float("nan")], B)
+
+
+def test_interval_status_and_one_sample():
+    v = [5.1, 5.3, 5.2, 5.0, 5.25]
+    assert S.interval_status(v, low=18, high=22)[0] == "refuted"
+    assert S.interval_status(v, low=4, high=6)[0] == "holds"
+    assert S.interval_status([4.0, 7.0, 5.0, 6.5, 3.5], low=5, high=5.5)[0] == "open"
+    r = S.one_sample(v, value=5.0, alternative="greater")
+    assert r.p_value == pytest.approx(sps.ttest_1samp(v, 5.0, alternative="greater").pvalue)
+    assert S.one_sample([3.0, 3.0], value=2.0, alternative="greater").p_value == 0.0
+    with pytest.raises(InvalidParameter):
+        S.one_sample([1.0], value=0.0, alternative="greater")
