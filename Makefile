@@ -9,7 +9,20 @@ FRESH   ?=
 QUICK   ?=
 export MPLBACKEND := Agg
 
-.PHONY: venv test test-all report figures bench notebooks clean-notebooks clean
+.PHONY: help venv test test-all report figures bench notebooks clean-notebooks clean
+
+help:  ## list the targets
+	@echo "make report          evaluate every claim: report/VERDICTS.md, report/verdicts.json, report/run.json (FRESH=1 recomputes)"
+	@echo "make test            the CI test set (everything not marked slow), as .ci/run"
+	@echo "make test-all        every test, slow scans included"
+	@echo "make figures         every paper figure/table script (QUICK=1: smoke setting, written to figures/out/quick)"
+	@echo "make fig-<id>        one figure, e.g. make fig-000-1a (python -m figures.run --help lists them)"
+	@echo "make table-<id>      one table, e.g. make table-002-9"
+	@echo "make bench           benchmarks against the peer accountants: bench/RESULTS.md"
+	@echo "make notebooks       execute the derivation notebooks in theory/notebooks"
+	@echo "make clean-notebooks strip notebook outputs"
+	@echo "make venv            create .venv and install the suite with its dev and peers extras"
+	@echo "make clean           remove .venv, the cache and the report outputs"
 
 venv: $(STAMP)
 

@@ -28,10 +28,23 @@ def run(target: str, argv: list[str]) -> None:
     importlib.import_module(module_for(target)).main(argv)
 
 
+USAGE = "usage: python -m figures.run TARGET|all [--quick]"
+
+
+def help_text() -> str:
+    """The usage line and every target, one per line (``python -m figures.run --help``)."""
+    return "\n".join([USAGE, "", "Runs one paper figure/table script (or all); output in figures/out/.",
+                      "--quick runs the smoke-test setting.", "", "targets:"]
+                     + [f"  {t}" for t in all_targets()] + ["  all"])
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(help_text())
+        return 0
     if not argv:
-        print("usage: python -m figures.run TARGET|all [--quick]", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     target, rest = argv[0], argv[1:]
     targets = all_targets() if target == "all" else [target]

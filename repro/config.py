@@ -98,8 +98,18 @@ class RunConfig:
 
     @classmethod
     def from_json(cls, path) -> "RunConfig":
-        with open(path) as fh:
-            raw = json.load(fh)
+        try:
+            with open(path) as fh:
+                raw = json.load(fh)
+        except FileNotFoundError:
+            raise InvalidParameter(f"config file {path} does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidParameter(f"config file {path} cannot be read: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise InvalidParameter(f"config file {path} is not valid JSON: {exc}") from None
+        if not isinstance(raw, dict):
+            raise InvalidParameter(f"config file {path} must hold a JSON object of RunConfig fields, "
+                                   f"got {type(raw).__name__}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(raw) - known)
         if unknown:
