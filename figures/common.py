@@ -204,3 +204,17 @@ def certified_rows(model: str, curve_rows: list[dict], cert: dict) -> list[dict]
         rows.append({"model": model, **r, "epsilon_lower": c.get("epsilon_lower", ""),
                      "epsilon_upper": c.get("epsilon_upper", "")})
     return rows
+
+
+def draw_paper(ax, xs, ys, printed, *, what: str) -> None:
+    """The paper's own values beside ours: black open diamonds at (xs, ys), labelled with what they are
+    and the seed lines of the ``printed`` values (theory.printed.Printed) they come from."""
+    lines = sorted({p.line for p in printed})
+    ax.plot(xs, ys, label=f"paper: {what} ({', '.join(lines)})", **style.PAPER_STYLE)
+
+
+def draw_paper_interval(ax, low, high, y, printed, *, what: str) -> None:
+    """A printed interval [low, high] at height ``y`` (e.g. the sigma range of a utility-graph statement)."""
+    lines = sorted({p.line for p in printed})
+    ax.errorbar([(low + high) / 2], [y], xerr=[[(high - low) / 2]], color="black", capsize=4, lw=1.2,
+                marker="D", mfc="none", ls="none", label=f"paper: {what} ({', '.join(lines)})", zorder=5)
