@@ -19,7 +19,7 @@ NAME = "fig_002_eps_sweep"
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = common.models(args.quick)
-    fig, axes = common.figure_axes(len(models) if args.quick else 2 * len(models))
+    fig, axes = common.figure_axes(len(models), rows=1 if args.quick else 2)
     axes, axes2 = axes[:len(models)], axes[len(models):]
     rows, ours, exps, eps = [], [], [], []
     for ax, model in zip(axes, models):
