@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 
-from theory import certificates as tc
+from theory.lemmas import certificates as tc
 
 LAM_MAX = 400
 SIGMA_MAX = 100.0
@@ -56,7 +56,7 @@ def run() -> str:
         cert = tc.certify_lemma_b3(LAM_MAX, SIGMA_MAX, max_boxes=200_000, max_seconds=3600.0, use_cache=False)
         lines.append(f"MEASURED (BENCH_CERTIFY_FULL=1, sweep runner's default backend): whole region {cert.status}, "
                      f"{cert.boxes} boxes, {cert.tasks} tasks, {time.perf_counter() - t0:.0f} s wall.")
-    lines.append(f"The report certifies lambda <= {tc.SCALES['full']['lam_max']} (theory.certificates.SCALES['full']).")
+    lines.append(f"The report certifies lambda <= {tc.SCALES['full']['lam_max']} (theory.lemmas.certificates.SCALES['full']).")
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from repro import experiments as E
 from repro import stats
+from theory.async_fl import runs as R
 
 from . import common
 
@@ -23,8 +24,8 @@ def tost_summary(res: dict) -> list[str]:
     """One phrase per digit pair: TOST of biased vs unbiased final accuracy at :data:`MARGIN`."""
     finals = E.final_accuracies(res)
     out = []
-    for pair in E.FIG10_PAIRS:
-        a, b = finals[E.fig10_label(pair, True)], finals[E.fig10_label(pair, False)]
+    for pair in R.FIG10_PAIRS:
+        a, b = finals[R.fig10_label(pair, True)], finals[R.fig10_label(pair, False)]
         status, (eq, *_) = stats.equivalence_status(a, b, margin=MARGIN)
         out.append(f"{pair[0]}/{pair[1]}: diff {eq.diff:+.4f}, TOST p = {eq.p_value:.3g} (margin {MARGIN}, "
                    f"n = {eq.n[0]}+{eq.n[1]}) -> {status}")
@@ -37,7 +38,7 @@ def main(argv=None) -> None:
     fig, axes = common.figure_axes(len(models))
     rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
-        exp = E.fig000_10(quick=args.quick, model=model)
+        exp = R.fig000_10(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
         common.plot_curves(ax, res, title=f"{model}: MNIST-5k digit pairs, 2 clients")

@@ -9,6 +9,7 @@ the same or better accuracy.
 from __future__ import annotations
 
 from repro import experiments as E
+from theory.async_fl import runs as R
 
 from . import common
 
@@ -17,7 +18,7 @@ NAME = "fig_000_1a"
 
 def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
-    exp = E.fig000_1a(quick=args.quick)
+    exp = R.fig000_1a(quick=args.quick)
     res = E.run(exp)
     fig, (ax1, ax2) = common.figure_axes(2)
     common.plot_curves(ax1, res, title="strongly convex: test accuracy vs iterations")

@@ -9,6 +9,7 @@ under DP. We print, for each arm, the epsilon our accountant certifies for the s
 from __future__ import annotations
 
 from repro import experiments as E
+from theory.async_fl import runs as R
 
 from . import common
 
@@ -21,7 +22,7 @@ def main(argv=None) -> None:
     fig, axes = common.figure_axes(len(models))
     rows, ours, exps, eps = [], [], [], []
     for ax, model in zip(axes, models):
-        exp = E.fig000_1b(quick=args.quick, model=model)
+        exp = R.fig000_1b(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)

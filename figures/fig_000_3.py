@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro import experiments as E
-from repro.experiments import rounds_per_method
+from theory.async_fl import runs as R
+from theory.async_fl.runs import rounds_per_method
 
 from . import common
 
@@ -40,7 +40,7 @@ def main(argv=None) -> None:
         changes="none (exact counting); integer sizes ceil(s_i); i/ln i starts at i = 2",
         stated="O(i) with c = 1 and O(i/ln i) give fewer communication rounds than the other settings (L1893)",
         ours="rounds: " + ", ".join(f"{k} {len(sizes[k])}" for k in labels), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig, config={"total": TOTAL, "methods": E.SAMPLING_METHODS})
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"total": TOTAL, "methods": R.SAMPLING_METHODS})
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ rounds while keeping good accuracy.
 from __future__ import annotations
 
 from repro import experiments as E
+from theory.async_fl import runs as R
 
 from . import common
 
@@ -20,7 +21,7 @@ def main(argv=None) -> None:
     fig, axes = common.figure_axes(len(models))
     rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
-        exp = E.fig000_4(quick=args.quick, model=model)
+        exp = R.fig000_4(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
         common.plot_curves(ax, res, x="round", title=f"{model}: accuracy vs communication round")

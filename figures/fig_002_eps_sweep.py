@@ -10,6 +10,7 @@ full setting adds, per row, a run at the sigma our accountant calibrates to the 
 from __future__ import annotations
 
 from repro import experiments as E
+from theory.proactive_dp import runs as R
 
 from . import common
 
@@ -23,7 +24,7 @@ def main(argv=None) -> None:
     axes, axes2 = axes[:len(models)], axes[len(models):]
     rows, ours, exps, eps = [], [], [], []
     for ax, model in zip(axes, models):
-        exp = E.eps_sweep(quick=args.quick, model=model)
+        exp = R.eps_sweep(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)

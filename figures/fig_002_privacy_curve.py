@@ -16,9 +16,15 @@ import numpy as np
 from figures import common, style
 from numerics.sweep import sweep
 from theory.proactive_dp.calculators import calculator_d4, privacy_curve_point
-from theory.proactive_dp.paper_values import CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 TABLES = (9, 10, 11)
+#: output folders (figures.common's): the full setting, and the git-ignored quick one no claim reads
+OUT, QUICK_OUT = common.OUT, common.QUICK_OUT
 
 
 def rounds_grid(table: int, points: int) -> list:
@@ -37,7 +43,7 @@ def main(argv=None) -> None:
     npts = 6 if args.quick else 25
     pts = [{"table": t, "rounds": r} for t in TABLES for r in rounds_grid(t, npts)]
     res = sweep(privacy_curve_point, pts, desc="002 privacy curve")
-    out = common.QUICK_OUT if args.quick else common.OUT
+    out = QUICK_OUT if args.quick else OUT
     out.mkdir(parents=True, exist_ok=True)
     with (out / "fig_002_privacy_curve.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["table", "rounds", "q", "epsilon_lower", "epsilon_upper", "epsilon_clt",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro import experiments as E
+from theory.proactive_dp import runs as R
 
 from . import common
 
@@ -23,7 +24,7 @@ def main(argv=None) -> None:
     fig, axes = common.figure_axes(len(models))
     rows, ours, changes, settings = [], [], [], {}
     for ax, model in zip(axes, models):
-        setting = E.utility(quick=args.quick, model=model)
+        setting = R.utility(quick=args.quick, model=model)
         changes.append(f"{model}: {setting['changes']}")
         res = E.run_utility(setting)
         settings[model] = setting

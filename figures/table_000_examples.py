@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from theory.async_fl import examples as ex
 from theory.async_fl.paper_values import EXAMPLES
+from theory.printed import text_of
 
 from . import common
 
@@ -26,11 +27,11 @@ def rows() -> list[dict]:
                         "ours": f"{r['ours']:.17g}", "agrees": "yes" if r["agrees"] else "NO"})
         h = ex.hypotheses(n)
         last_t = next(k for k in ("final_T", "T_iter2", "T") if k in EXAMPLES[n]["printed"])
-        out.append({"example": n, "constant": "rounds of the final sequence (real)", "line": EXAMPLES[n]["printed"][last_t][1],
-                    "paper": EXAMPLES[n]["printed"][last_t][0], "ours": str(h["rounds_real"]),
-                    "agrees": "yes" if str(h["rounds_real"]) == EXAMPLES[n]["printed"][last_t][0] else "NO"})
+        out.append({"example": n, "constant": "rounds of the final sequence (real)", "line": EXAMPLES[n]["printed"][last_t].line,
+                    "paper": EXAMPLES[n]["printed"][last_t].text, "ours": str(h["rounds_real"]),
+                    "agrees": "yes" if str(h["rounds_real"]) == EXAMPLES[n]["printed"][last_t].text else "NO"})
         out.append({"example": n, "constant": "max_i q_i sigma (hypothesis: <= r0)", "line": EXAMPLES[n]["lines"],
-                    "paper": f"r0 = {EXAMPLES[n]['inputs']['r0'][0]}", "ours": f"{h['q_max_sigma']:.6g}",
+                    "paper": f"r0 = {text_of(EXAMPLES[n]['inputs']['r0'])}", "ours": f"{h['q_max_sigma']:.6g}",
                     "agrees": "yes" if h["checks"]["q_max_le_r0_over_sigma"] else "NO"})
     return out
 

@@ -16,7 +16,15 @@ from figures import common
 from numerics.sweep import sweep, versioned
 from theory.proactive_dp import calculators as C
 from theory.proactive_dp.experiments import real_privacy
-from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
+
+
+#: output folders (figures.common's): the full setting, and the git-ignored quick one no claim reads
+OUT, QUICK_OUT = common.OUT, common.QUICK_OUT
 
 
 def _fmt(x) -> str:
@@ -28,7 +36,7 @@ def _fmt(x) -> str:
 def write_table(name: str, header: list, rows: list, title: str, *, quick: bool = False) -> tuple[Path, Path]:
     """Write ``rows`` (lists aligned with ``header``) to name.csv, name.md and the provenance sidecar in
     figures/out (quick: figures/out/quick, which no claim reads)."""
-    out = common.QUICK_OUT if quick else common.OUT
+    out = QUICK_OUT if quick else OUT
     out.mkdir(parents=True, exist_ok=True)
     csv_path, md_path = out / f"{name}.csv", out / f"{name}.md"
     with csv_path.open("w", newline="") as fh:

@@ -1,7 +1,7 @@
 """Reading the figures' CSV format: ``# key: value`` caption lines, then a header row and data rows.
 
 ``figures.common.write_outputs`` writes it; the figure scripts' tests and the figure claims
-(``theory/figure_claims.py``) read it back. The reader lives here, below both, because ``theory`` must
+(``theory/<paper>/figures.py``) read it back. The reader lives here, below both, because ``theory`` must
 not import ``figures``.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ schedule we certify, and :class:`PrivacyRecord` says so (``accounting_matches_sa
 
 Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled Gaussian step with
 ``q_i = s_i/N`` and noise multiplier :math:`\sigma` (sensitivity ``C``, noise std ``C sigma``), under
-add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.pld.epsilon_pld``
+add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.certified.certified_epsilon``
 (lower and upper bound); we never compute privacy ourselves.
 
 Every run reports the epsilon of the sampling it actually performed (:func:`epsilon_for_sampling`):
@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from numerics.errors import InvalidParameter, check_delta, check_sigma
+from numerics.certified import certified_epsilon
+from numerics.errors import InvalidParameter, check_sigma
 from numerics.schedule import Schedule
 
 SAMPLINGS = ("poisson", "fixed", "with-replacement")
@@ -87,15 +88,6 @@ class PrivacyRecord:
         return Schedule.per_round(self.qs, self.sigmas)
 
 
-def certified_epsilon(schedule: Schedule, delta: float) -> dict:
-    """Certified ``[epsilon_lower, epsilon_upper]`` of ``schedule`` at ``delta`` from numerics.pld."""
-    from numerics.pld import epsilon_pld  # numerics is the only accountant we use
-
-    b = epsilon_pld(schedule, check_delta(delta))
-    return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper),
-            "delta": float(b.delta), "method": b.method, "certified": bool(b.certified)}
-
-
 #: why a sampling scheme has no certified epsilon yet (numerics certifies Poisson subsampling only)
 NOT_ACCOUNTED = {
     "fixed": "fixed-size sampling without replacement: numerics has no certified accountant for it yet, and "
@@ -109,7 +101,7 @@ def epsilon_for_sampling(schedule: Schedule, delta: float, sampling: str) -> dic
     """The epsilon of ``schedule`` under the sampling the run really used.
 
     ``poisson``: ``{"accounted": True, "sampling": "poisson", epsilon_lower, epsilon_upper, ...}`` from
-    :func:`certified_epsilon`. Otherwise ``{"accounted": False, "sampling": ..., "reason": ...}``.
+    :func:`numerics.certified.certified_epsilon`. Otherwise ``{"accounted": False, "sampling": ..., "reason": ...}``.
     """
     if sampling not in SAMPLINGS:
         raise InvalidParameter(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")

@@ -16,4 +16,4 @@ import tempfile  # noqa: E402
 
 os.environ.setdefault("DPV_BACKEND", "serial")
 os.environ.setdefault("DPV_CACHE_DIR", tempfile.mkdtemp(prefix="dpv-test-cache-"))
-os.environ.setdefault("DPV_CERTIFY_SCALE", "ci")  # certificates on their reduced regions (theory.certificates.SCALES)
+os.environ.setdefault("DPV_CERTIFY_SCALE", "ci")  # certificates on their reduced regions (theory.lemmas.certificates.SCALES)

@@ -1,41 +1,19 @@
 """Seed 000 worked examples 1-5 (D.3.2 L1504-1806): the replay, real round counts and hypotheses."""
 import math
-from pathlib import Path
 
 import pytest
 
 from theory.async_fl import examples as ex
-from theory.async_fl.paper_values import EXAMPLES, PRINTED
+from theory.async_fl.paper_values import EXAMPLES
 
-SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_d613b97385d90362.txt"
-
-
-def _all_printed():
-    for key, (text, line) in PRINTED.items():
-        yield key, text, line
-    for n, e in EXAMPLES.items():
-        for group in ("inputs", "printed"):
-            for key, (text, line) in e[group].items():
-                yield f"{n}.{key}", text, line
-
-
-@pytest.mark.parametrize("key,text,line", list(_all_printed()), ids=[k for k, _, _ in _all_printed()])
-def test_printed_value_is_on_its_line(key, text, line):
-    if not SEED.exists():
-        pytest.skip("seed file not present")
-    if text == "1/e":
-        return
-    lines = SEED.read_text(encoding="utf-8").splitlines()
-    at = lines[int(line[1:]) - 1].replace(",", "").replace("{", "").replace("}", "")
-    mantissa = text.split("e")[0]
-    assert mantissa in at, f"{key}: {text!r} not on {line}"
+# every printed value's line is checked for all papers by tests/test_paper_values.py
 
 
 def test_example1_second_delta_is_epsilon_8_not_6():
     v = ex.replay(1)["values"]
     assert float(v["epsilon_second"]) == pytest.approx(8.0, abs=1e-9)
     # same budget B: delta = exp(-eps B^2/2), so delta(6) = delta(8)^(6/8), far above the printed 6.3e-8 (L1556)
-    printed = float(EXAMPLES[1]["printed"]["delta_second"][0])
+    printed = float(EXAMPLES[1]["printed"]["delta_second"].text)
     assert float(v["delta_at_epsilon_6"]) == pytest.approx(printed ** (6 / 8), rel=1e-9)
     assert float(v["delta_at_epsilon_6"]) > 10 * printed
 
@@ -43,18 +21,18 @@ def test_example1_second_delta_is_epsilon_8_not_6():
 def test_example4_printed_factor_divides_by_5():
     v = ex.replay(4)["values"]
     printed = EXAMPLES[4]["printed"]
-    assert math.isclose(float(v["factor_r0_over_5"]), float(printed["factor"][0]), rel_tol=1e-8)
+    assert math.isclose(float(v["factor_r0_over_5"]), float(printed["factor"].text), rel_tol=1e-8)
     # sigma = 8 (L1702), not 5: (1 + m/T)^5 / sqrt(1 - r0/8) with the printed m/T (L1724) and r0 (L1702)
-    by_hand = (1 + float(printed["m_over_T"][0])) ** 5 / math.sqrt(1 - 0.0247 / 8)
+    by_hand = (1 + float(printed["m_over_T"].text)) ** 5 / math.sqrt(1 - 0.0247 / 8)
     assert float(v["factor"]) == pytest.approx(by_hand, rel=1e-9)
-    assert not math.isclose(float(v["factor"]), float(printed["factor"][0]), rel_tol=1e-4)
+    assert not math.isclose(float(v["factor"]), float(printed["factor"].text), rel_tol=1e-4)
 
 
 def test_example3_sequence_is_the_printed_one():
     rep = ex.replay(3)
     f = rep["final"]
     ours = ex.sample_sizes(f["q"], f["m"], 1, 10000, 200)
-    printed_slope = float(EXAMPLES[3]["printed"]["slope"][0])
+    printed_slope = float(EXAMPLES[3]["printed"]["slope"].text)
     assert ours == [16 + math.ceil(printed_slope * i) for i in range(200)]
 
 
@@ -63,7 +41,7 @@ def test_baseline_noise_is_the_papers_product_and_sigma_3_is_not_enough():
     # for the constant baseline at example 4's (epsilon, delta), which is the budget B (branch c0 = 2/(rho_hat c1))
     v4 = ex.replay(4)["values"]
     assert v4["noise_constant"] == pytest.approx(math.sqrt(7813) * 3, rel=1e-12)
-    delta4 = float(EXAMPLES[4]["printed"]["delta"][0])
+    delta4 = float(EXAMPLES[4]["printed"]["delta"].text)
     assert float(v4["budget_constant"]) == pytest.approx(math.sqrt(2 * math.log(1 / delta4) / 2), rel=1e-9)
     (row4,) = ex.sigma_constant_rows(4)
     assert row4["agrees"] is False and row4["ours"] > 3

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from numerics.errors import InvalidParameter
 from theory import ledger
-from theory import tail_lemma as tl
+from theory.lemmas import tail_lemma as tl
 from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import EXAMPLES
 
@@ -18,9 +18,9 @@ def test_u0_u1_r_reproduce_example3_digits():
     with mpmath.workdps(50):
         r0, s = 1 / mpmath.e, mpmath.mpf(8)
         printed = EXAMPLES[3]["printed"]
-        assert math.isclose(float(pv.u0(r0, s)), float(printed["u0"][0]), rel_tol=1e-15)
-        assert math.isclose(float(pv.u1(r0, s)), float(printed["u1"][0]), rel_tol=1e-15)
-        assert math.isclose(float(pv.r_constant(r0, s)), float(printed["r"][0]), rel_tol=1e-15)
+        assert math.isclose(float(pv.u0(r0, s)), float(printed["u0"].text), rel_tol=1e-15)
+        assert math.isclose(float(pv.u1(r0, s)), float(printed["u1"].text), rel_tol=1e-15)
+        assert math.isclose(float(pv.r_constant(r0, s)), float(printed["r"].text), rel_tol=1e-15)
 
 
 def test_r_constant_agrees_with_shared_tail_lemma():
@@ -106,7 +106,7 @@ def test_d1_region_is_admissible_for_variant_000_and_includes_small_sigma():
         assert tl.lemma_b3_hypotheses(p["lam"], p["sigma"], p["q"], p["r0"], u0, u1, variant="000")["all"]
 
 
-# only this module's claims: the rigorous 000.lemma-D1.conclusion.certified (theory.rigorous_claims) has its own tests
+# only this module's claims: the rigorous 000.lemma-D1.conclusion.certified (theory.async_fl.certified) has its own tests
 PRIVACY_CLAIMS = [c for c in ledger.load_all() if c.id.startswith(("000.lemma-D1.", "000.thm-3.1.", "000.thm-3.2."))
                   and c.check.__module__.startswith("theory.async_fl.")]
 

@@ -1,4 +1,4 @@
-"""The certificates' margins are the claims' margins: ball enclosures against theory.tail_lemma (mpmath) at points."""
+"""The certificates' margins are the claims' margins: ball enclosures against theory.lemmas.tail_lemma (mpmath) at points."""
 import math
 
 import mpmath
@@ -7,8 +7,10 @@ from flint import arb
 from hypothesis import given, settings, strategies as st
 
 from numerics.certify import _ball
-from theory import certificates as tc
-from theory import tail_lemma as tl
+from theory.async_fl import certified as c000
+from theory.lemmas import certificates as tc
+from theory.lemmas import mixture_moments as mm
+from theory.lemmas import tail_lemma as tl
 
 DPS = 50
 
@@ -39,7 +41,7 @@ def test_lemma_b3_margin_is_the_scaled_margin_of_the_tail_lemma(lam, sigma, tau)
 @pytest.mark.parametrize("tau_box, two_sided", [((0.1, 0.2), True), ((0.5, 0.75), False)])
 def test_lemma_b3_margin_over_a_box_encloses_its_points(tau_box, two_sided):
     """Inside the hypotheses (U_0, U_1 certainly < 1) the ball is two-sided; on a box straddling U_1 = 1 it is
-    a lower bound (r/r0 taken at the lower end of u_j's ball, see theory.certificates.r_over_r0)."""
+    a lower bound (r/r0 taken at the lower end of u_j's ball, see theory.lemmas.certificates.r_over_r0)."""
     lam, sig_box = 7, (2.0, 2.25)
     inside = all(bool(h > 0) for h in tc.lemma_b3_constraints(lam, _ball(*sig_box), _ball(*tau_box)))
     assert inside == two_sided
@@ -58,7 +60,7 @@ def test_tail_13_margin_matches_the_exact_tail(lam, sigma, tau):
         u0, u1 = tl.tail_u(lam, sigma, q * sigma)
         if u0 >= 1 or u1 >= 1:
             return
-        exact = (tl.tail_bound(lam, sigma, q, q * sigma, u0, u1) - tl.exact_tail_13(lam, q, sigma)) / q ** 3
+        exact = (tl.tail_bound(lam, sigma, q, q * sigma, u0, u1) - mm.exact_tail_13(lam, q, sigma)) / q ** 3
     assert _contains(tc.tail_13_margin(lam, arb(sigma), arb(tau)), exact, rel=1e-10)
 
 
@@ -66,7 +68,7 @@ def test_tail_13_margin_matches_the_exact_tail(lam, sigma, tau):
 def test_moment_14_margin_matches_the_tail_lemma(t, sigma):
     q = mpmath.mpf(2) ** -20  # near 0: the margin at q = 0 is its infimum over q
     with mpmath.workdps(DPS):
-        exact = (tl.moment_bound_14(t, q, sigma) - tl.mixture_moment(t, q, sigma)) / q ** t
+        exact = (mm.moment_bound_14(t, q, sigma) - mm.mixture_moment(t, q, sigma)) / q ** t
     at_q0 = tc.moment_14_margin_at_q0(t, arb(sigma))
     assert float(at_q0.lower()) <= float(exact) * (1 + 1e-12)
     assert _contains(tc.moment_14_margin(t, arb(sigma), arb(2.0 ** -20)), exact, rel=1e-10)
@@ -100,5 +102,5 @@ def test_sqrt_bound_margin_is_the_scaled_difference_of_squares(t, m0):
         left = (t_ + m_) / (4 * mpmath.log(t_ + m_))
         right = t_ / lt * (1 - 1 / lt)
         exact = (right - left) * lt / t_
-    ball = tc.sqrt_bound_margin(arb(1) / arb(t).log(), arb(m0) / arb(t))
+    ball = c000.sqrt_bound_margin(arb(1) / arb(t).log(), arb(m0) / arb(t))
     assert _contains(ball, exact, rel=1e-14)

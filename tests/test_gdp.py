@@ -124,7 +124,7 @@ def test_bad_input(call, name):
 
 @given(schedule=small_schedules, delta=deltas, epsilon=st.floats(0.0, 20.0))
 def test_clt_is_never_labelled_certified(schedule, delta, epsilon):
-    """The CLT mu is a limit, not a bound (claim numerics.gdp-clt.not-an-upper-bound in theory.numerics_claims finds it
+    """The CLT mu is a limit, not a bound (claim numerics.gdp-clt.not-an-upper-bound in theory.accountants.oracles finds it
     below the certified PLD lower bound): every CLT result, in either adjacency, says so."""
     for b in (epsilon_gdp_clt(schedule, delta), delta_gdp_clt(schedule, epsilon)):
         assert b.certified is False and b.method == "gdp-clt" and b.adjacency == schedule.adjacency

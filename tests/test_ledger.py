@@ -74,7 +74,7 @@ def test_claim_cites_seed_lines_that_exist(c):
     assert max(spans) <= n_lines, f"{c.id}: lines {c.lines} beyond the {n_lines} lines of {c.seed_file}"
 
 
-# --- counterexamples of the numerics claims (theory/numerics_claims.py), recomputed independently ----
+# --- counterexamples of the numerics claims (theory/accountants, theory/proactive_dp/theorem_b1.py), recomputed independently ----
 
 def test_theorem_b1_counterexample_meets_the_hypotheses_and_breaks_the_conclusion():
     """002.thm-B1: at the reported point every hypothesis of the quote holds, yet the mechanism is not

@@ -9,8 +9,12 @@ from numerics.errors import InvalidParameter
 from theory.ledger import get
 from theory.proactive_dp import calculators as C
 from theory.proactive_dp.gamma import gamma_rhs
-from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
 from tests.strategies import deltas
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
 
 CLAIMS = ["002.calc-D4.step1", "002.calc-D4.stopping-rule", "002.calc-E1.s-column",
           "002.table-6.sigma-column", "002.table-7.sigma-column", "002.table-8.sigma-column"]
@@ -137,6 +141,7 @@ def test_later_block_counterexample_recomputed():
 
 def _redirect_out(monkeypatch, tmp_path, module):
     monkeypatch.setattr(module, "OUT", tmp_path)
+    monkeypatch.setattr(module, "QUICK_OUT", tmp_path)
 
 
 def test_table_9_script_writes_printed_beside_ours(monkeypatch, tmp_path):

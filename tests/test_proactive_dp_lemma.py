@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from numerics.errors import InvalidParameter
-from theory import tail_lemma as tl
+from theory.lemmas import mixture_moments as mm
+from theory.lemmas import tail_lemma as tl
 
 
 def _alpha_binomial(lam, sigma, q):
@@ -21,15 +22,15 @@ def _alpha_binomial(lam, sigma, q):
 
 @pytest.mark.parametrize("lam,sigma,q", [(1, 2, 0.1), (5, 4, 0.01), (40, 10, 0.003), (120, 20, 0.01)])
 def test_exact_tail_is_a_minus_first_two_terms(lam, sigma, q):
-    tail = tl.exact_tail_13(lam, q, sigma)
+    tail = mm.exact_tail_13(lam, q, sigma)
     with mpmath.workdps(60):
         a = _alpha_binomial(lam, sigma, q)
-        t2 = math.comb(lam + 1, 2) * tl.mixture_moment(2, q, sigma)
+        t2 = math.comb(lam + 1, 2) * mm.mixture_moment(2, q, sigma)
         assert mpmath.almosteq(tail, a - 1 - t2, rel_eps=mpmath.mpf(10) ** -30, abs_eps=mpmath.mpf(10) ** -45)
 
 
 def test_first_moments_are_zero_one_and_second_is_closed_form():
-    m = tl.mixture_moments(2, 0.05, 3)
+    m = mm.mixture_moments(2, 0.05, 3)
     assert m[0] == 1
     assert abs(m[1]) < mpmath.mpf(10) ** -45
     with mpmath.workdps(60):
@@ -74,7 +75,7 @@ def test_u_at_least_one_is_rejected():
 
 @given(t=st.integers(3, 12), q=st.floats(1e-4, 0.3), sigma=st.floats(1.01, 30))
 def test_moment_bound_14_dominates_exact_moment_direction_a(t, q, sigma):
-    assert tl.mixture_moment(t, q, sigma) <= tl.moment_bound_14(t, q, sigma)
+    assert mm.mixture_moment(t, q, sigma) <= mm.moment_bound_14(t, q, sigma)
 
 
 # --- proof replay (theory.proactive_dp.lemma_b3) ---------------------------------------------------
@@ -86,7 +87,7 @@ from tests.strategies import lemma_b3_points  # noqa: E402
 def test_exact_tail_two_ways_agree():
     for lam, sigma, q in [(3, 2.0, 0.05), (50, 8.0, 0.01), (200, 20.0, 0.005)]:
         with mpmath.workdps(60):
-            direct, via_a = tl.exact_tail_13(lam, q, sigma), tl.exact_tail_13_from_a(lam, q, sigma)
+            direct, via_a = mm.exact_tail_13(lam, q, sigma), mm.exact_tail_13_from_a(lam, q, sigma)
             assert mpmath.almosteq(direct, via_a, rel_eps=mpmath.mpf(10) ** -25)
 
 
@@ -120,14 +121,14 @@ def test_step_15_counterexample_recomputed():
     q = 0.995  # <= r0/sigma with r0 = q sigma < 1
     assert q * sigma < 1
     c = lb.c_of_l612(q, sigma)
-    assert tl.moment_bound_14(3, q, sigma) > lb.eq15(3, q, sigma, c)
-    assert tl.moment_bound_14(3, q, sigma) <= lb.eq15(3, q, sigma, 2)  # with c = 2 the step holds here
+    assert mm.moment_bound_14(3, q, sigma) > lb.eq15(3, q, sigma, c)
+    assert mm.moment_bound_14(3, q, sigma) <= lb.eq15(3, q, sigma, 2)  # with c = 2 the step holds here
 
 
 def test_regroup_counterexample_recomputed():
     t, q, s = 3, 0.1, 2.0
     e = math.exp((t * t - t) / (2 * s * s))
-    first = float(tl.moment_bound_14(t, q, s))
+    first = float(mm.moment_bound_14(t, q, s))
     printed = ((2 * q) ** t * 2 * (1 + e) / (2 * (1 - q) ** (t - 1) * s ** t)
                + q ** t * (1 + (1 - q) * 2 ** t * e * t ** t) / (2 * (1 - q) ** t * s ** (2 * t)))
     corrected = printed + q ** t / (2 * (1 - q) ** t * s ** (2 * t))
@@ -146,7 +147,7 @@ def _moment_b_quad(t, q, sigma):
 
 @pytest.mark.parametrize("t,q,sigma", [(3, 0.01, 1.5), (4, 0.1, 2.0), (5, 0.05, 4.0), (6, 0.2, 1.2)])
 def test_moment_bound_14_other_direction_by_quadrature(t, q, sigma):
-    assert _moment_b_quad(t, q, sigma) <= tl.moment_bound_14(t, q, sigma)
+    assert _moment_b_quad(t, q, sigma) <= mm.moment_bound_14(t, q, sigma)
 
 
 @pytest.mark.parametrize("lam,q,sigma", [(2, 0.01, 1.005), (10, 0.1, 2.0), (30, 0.3, 1.5)])
@@ -169,7 +170,7 @@ def test_conclusion_against_independent_binomial_oracle(pt):
     with mpmath.workdps(60):
         exact = mpmath.log(_alpha_binomial(lam, sigma, q))
         assert exact <= tl.lemma_b3_bound(lam, sigma, q, r0, u0, u1)
-        assert mpmath.almosteq(exact, tl.exact_alpha(lam, sigma, q), rel_eps=mpmath.mpf(10) ** -30)
+        assert mpmath.almosteq(exact, mm.exact_alpha(lam, sigma, q), rel_eps=mpmath.mpf(10) ** -30)
 
 
 @pytest.mark.slow
@@ -180,7 +181,7 @@ def test_conclusion_dense_grid():
     pts = lb.region_points(sigmas=(1.005, 1.2, 1.5, 2, 3, 5, 8, 12, 20, 35, 50, 75, 100),
                            r0s=(1e-4, 0.001, 0.01, 0.05, 0.1, 0.2, 1 / math.e, 0.6, 0.9, 0.99),
                            q_fractions=(1.0, 0.5, 0.1, 0.01), lams_per_point=8)
-    res = sweep(lb.conclusion_point, pts)
+    res = sweep(tl.conclusion_point, pts)
     assert max(r["ratio"] for r in res) <= 1
 
 
@@ -218,7 +219,7 @@ def test_mixture_moments_survive_extreme_cancellation():
 
     import mpmath
 
-    m = tl.mixture_moments(401, 1, 100)[401]  # ~7.4e-350: below float range, so compare as balls
+    m = mm.mixture_moments(401, 1, 100)[401]  # ~7.4e-350: below float range, so compare as balls
     old, ctx.prec = ctx.prec, 2000
     try:
         ball = mixture_moments_over_qt(401, arb(100))[401]

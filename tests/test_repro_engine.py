@@ -141,7 +141,6 @@ def test_privacy_schedule_is_recorded_per_round():
 
 
 def test_certified_epsilon_comes_from_numerics_pld():
-    pytest.importorskip("numerics.pld")
     res = simulate(RunConfig(**{**TINY, "certify": True, "dp_sigma": 3.0, "dp_delta": 1e-5}))
     cert = res["privacy"]["certified"]
     assert 0 <= cert["epsilon_lower"] <= cert["epsilon_upper"] < np.inf and cert["certified"]

@@ -4,8 +4,9 @@ import math
 import mpmath
 import pytest
 
-from theory import certificates as tc
-from theory import rigorous_claims as rc
+from theory.async_fl import certified as c000
+from theory.lemmas import certificates as tc
+from theory.proactive_dp import lemma_b3_certified as c002
 from theory.ledger import _REGISTRY
 
 DPS = 80
@@ -28,9 +29,9 @@ def _lemma_sides(lam, sigma, q):
     return bound, exact, hyp
 
 
-@pytest.mark.parametrize("fn, status", [(rc.check_lemma_b3_conclusion, "holds"), (rc.check_tail_13, "holds"),
-                                        (rc.check_moment_14, "holds"), (rc.check_lemma_d1_conclusion, "refuted"),
-                                        (rc.check_u_threshold, "holds"), (rc.check_sqrt_bound, "holds")])
+@pytest.mark.parametrize("fn, status", [(c002.check_lemma_b3_conclusion, "holds"), (c002.check_tail_13, "holds"),
+                                        (c002.check_moment_14, "holds"), (c000.check_lemma_d1_conclusion, "refuted"),
+                                        (c000.check_u_threshold, "holds"), (c000.check_sqrt_bound, "holds")])
 def test_ci_scale_statuses_and_evidence(fn, status):
     v = fn()
     assert v.status == status == _REGISTRY[fn.claim_id].recorded
@@ -41,7 +42,7 @@ def test_ci_scale_statuses_and_evidence(fn, status):
 
 
 def test_d1_counterexample_recomputed_with_mpmath():
-    v = rc.check_lemma_d1_conclusion()
+    v = c000.check_lemma_d1_conclusion()
     ce = v.counterexample
     with mpmath.workdps(DPS):
         sigma, tau = mpmath.mpf(ce["sigma"]), mpmath.mpf(ce["tau"])
@@ -70,8 +71,8 @@ def test_full_region_lemma_b3_conclusion(monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fn", [rc.check_lemma_b3_conclusion, rc.check_tail_13, rc.check_moment_14,
-                                rc.check_lemma_d1_conclusion, rc.check_u_threshold, rc.check_sqrt_bound])
+@pytest.mark.parametrize("fn", [c002.check_lemma_b3_conclusion, c002.check_tail_13, c002.check_moment_14,
+                                c000.check_lemma_d1_conclusion, c000.check_u_threshold, c000.check_sqrt_bound])
 def test_full_scale_claims_match_the_ledger(monkeypatch, fn):
     monkeypatch.setenv("DPV_CERTIFY_SCALE", "full")
     assert fn().status == _REGISTRY[fn.claim_id].recorded

@@ -26,3 +26,33 @@ class Printed:
     @property
     def value(self) -> float:
         return float(self.text.replace(",", ""))
+
+
+def plain(obj):
+    """``obj`` with every :class:`Printed` (in dicts, tuples, lists) replaced by its ``(text, line)`` pair: the
+    shape a verdict's evidence records."""
+    if isinstance(obj, Printed):
+        return (obj.text, obj.line)
+    if isinstance(obj, dict):
+        return {k: plain(v) for k, v in obj.items()}
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(plain(v) for v in obj)
+    return obj
+
+
+def text_of(value) -> str:
+    """The printed text of a :class:`Printed` number or of a printed expression's ``(text, line)`` pair
+    (expressions such as ``"1/e"`` are not numbers, so they are not Printed values)."""
+    return value.text if isinstance(value, Printed) else value[0]
+
+
+def texts(obj):
+    """``obj`` with every :class:`Printed` (in dicts, tuples, lists) replaced by its text: the plain view of a
+    paper-values table for code that compares with the printed strings (the lines stay checked at the source)."""
+    if isinstance(obj, Printed):
+        return obj.text
+    if isinstance(obj, dict):
+        return {k: texts(v) for k, v in obj.items()}
+    if isinstance(obj, (tuple, list)):
+        return type(obj)(texts(v) for v in obj)
+    return obj

@@ -1,5 +1,7 @@
 """Seed 000: asynchronous FL with increasing sample sizes and DP (000_d613b97385d90362.txt).
 
-One submodule per concept; claims register on import (see theory.ledger.CLAIM_MODULES).
+One submodule per concept holding all of this paper's claims; they register on import and
+:func:`theory.ledger.load_all` finds them by a scan of theory/ (no list to edit). Printed numbers live in
+:mod:`theory.async_fl.paper_values`; results shared with other papers in :mod:`theory.lemmas`.
 """
 from .r0_sigma import r0  # noqa: E402,F401  (the issue's public entry point theory.async_fl.r0(sigma, p))

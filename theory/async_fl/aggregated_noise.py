@@ -29,9 +29,9 @@ from theory.ledger import Verdict, claim
 
 #: the setting of example 3 / the main-text example (L220, L1618-1684): epsilon = 1, the printed delta,
 #: K = 2.5 epochs of N_c = 10,000, s_{0,c} = 16, offset m of the final sequence.
-SETTING = {"epsilon": float(EXAMPLES[3]["inputs"]["epsilon"][0]), "delta": float(EXAMPLES[3]["printed"]["delta"][0]),
-           "k": 25000, "n_c": int(EXAMPLES[3]["inputs"]["n_c"][0]), "s0": int(EXAMPLES[3]["inputs"]["s0"][0]),
-           "m": float(EXAMPLES[3]["printed"]["m_iter2"][0])}
+SETTING = {"epsilon": float(EXAMPLES[3]["inputs"]["epsilon"].text), "delta": float(EXAMPLES[3]["printed"]["delta"].text),
+           "k": 25000, "n_c": int(EXAMPLES[3]["inputs"]["n_c"].text), "s0": int(EXAMPLES[3]["inputs"]["s0"].text),
+           "m": float(EXAMPLES[3]["printed"]["m_iter2"].text)}
 P_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
 #: coarse settings for the ledger claim (fast) and the fine ones for the figure.
 CLAIM_ACCURACY = {"levels": 12, "rtol": 0.03, "rel_width": 0.02}

@@ -15,7 +15,7 @@ Algorithm 2.1 differs in two ways that matter:
   changes every later gradient of the round (the paper argues at L858-L860 that Lemma 3 still applies).
 
 The claims below compute both effects. Nothing here is an accountant: the exact log moments come from
-:mod:`numerics.rdp` and :mod:`theory.tail_lemma`; the with-replacement moment is a *lower bound* obtained
+:mod:`numerics.rdp` and :mod:`theory.lemmas.tail_lemma`; the with-replacement moment is a *lower bound* obtained
 from an explicit worst-case instance (see :func:`with_replacement_log_moment_lower`).
 """
 from __future__ import annotations
@@ -28,8 +28,9 @@ import sympy as sp
 from numerics.errors import InvalidParameter, check_sigma, check_steps
 from numerics.precision import MP_DPS
 from numerics.rdp import log_a
-from theory import tail_lemma
+from theory.async_fl.paper_values import EXAMPLES, PRINTED
 from theory.ledger import Verdict, claim
+from theory.lemmas import tail_lemma
 
 
 # --- with-replacement sampling -------------------------------------------------------------------
@@ -140,8 +141,9 @@ def sampling() -> Verdict:
                    reason="the lower bound does not exceed the lemma's bound here; an upper bound would be needed")
 
 
-#: Example 3's constant baseline (L1682: K/s_{0,c} = 25000/16 = 1563 rounds of 16 draws, N_c = 10^4) at its delta (L1678).
-BASELINE = {"rounds": 1563, "delta": 5.5e-8}
+#: Example 3's constant baseline (L1684: K/s_{0,c} = 25000/16 = 1563 rounds of 16 draws, N_c = 10^4) at the
+#: headline delta 5.5e-8 (L220; Example 3 computes 5.502...e-8, L1678).
+BASELINE = {"rounds": int(EXAMPLES[3]["printed"]["rounds_constant"].text), "delta": float(PRINTED["main_delta"].text)}
 
 
 def _epsilon_effect(q: float, sigma: float, sensitivity: float) -> dict:

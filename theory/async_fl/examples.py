@@ -29,6 +29,7 @@ from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import EXAMPLES, PRINTED
 from theory.async_fl.r0_sigma import b_closed_form
 from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.printed import text_of
 
 #: printed quantities that compare schedules (rounds, noise) rather than run the selection procedure.
 COMPARISON_KEYS = ("rounds_constant", "round_reduction", "budget_constant", "noise_constant", "noise_increasing",
@@ -36,7 +37,8 @@ COMPARISON_KEYS = ("rounds_constant", "round_reduction", "budget_constant", "noi
 
 
 def _inputs(n: int) -> dict:
-    raw = {k: v[0] for k, v in EXAMPLES[n]["inputs"].items()}
+    # r0 may be the expression "1/e" (a plain (text, line) pair), every other input a Printed number
+    raw = {k: text_of(v) for k, v in EXAMPLES[n]["inputs"].items()}
     with mpmath.workdps(MP_DPS):
         r0 = 1 / mpmath.e if raw["r0"] == "1/e" else mpmath.mpf(raw["r0"])
         return {"s0": int(raw["s0"]), "n_c": int(raw["n_c"]), "epsilon": mpmath.mpf(raw["epsilon"]),
@@ -138,7 +140,7 @@ def _comparison(n: int, x, final) -> dict:
            "rounds_increasing": final["T"]}
     if x["sigma_constant"] is not None:
         eps_text, delta_key = CLAIMED_GUARANTEE[n]
-        delta = mpmath.mpf(EXAMPLES[n]["printed"][delta_key][0])
+        delta = mpmath.mpf(EXAMPLES[n]["printed"][delta_key].text)
         out["budget_constant"] = constant_sigma_required(x, rounds_constant, mpmath.mpf(eps_text), delta, x["sigma_constant"])
         out["noise_constant"] = mpmath.sqrt(rounds_constant) * x["sigma_constant"]
     return out
@@ -169,7 +171,7 @@ def replay(n: int) -> dict:
                         "delta_second": c8["delta"], "n_c_delta_second": x["n_c"] * c8["delta"],
                         "budget_second": c8["budget"],
                         # the epsilon at which the printed delta is reached with this budget (the text prints 6)
-                        "epsilon_second": 2 * mpmath.log(1 / mpmath.mpf(EXAMPLES[1]["printed"]["delta_second"][0]))
+                        "epsilon_second": 2 * mpmath.log(1 / mpmath.mpf(EXAMPLES[1]["printed"]["delta_second"].text))
                         / c8["budget"] ** 2,
                         "delta_at_epsilon_6": pv.delta_from_budget(c8["budget"], 6)})
             out["increment_every"] = 1 / out["final_slope"]
@@ -200,7 +202,8 @@ def constant_rows(n: int, keys=None) -> list[dict]:
     """One row per printed constant of example ``n``: printed text, line, our value, agreement."""
     values = replay(n)["values"]
     rows = []
-    for name, (text, line) in EXAMPLES[n]["printed"].items():
+    for name, p in EXAMPLES[n]["printed"].items():
+        text, line = p.text, p.line
         if keys is not None and name not in keys:
             continue
         ours = values[name]
@@ -223,7 +226,7 @@ def hypotheses(n: int) -> dict:
         t_lenient = max(t_real, t_theorem)
         gamma_real = f["m"] / t_lenient
         u_ok = bool(pv.u0(x["r0"], x["sigma"]) < 1 and pv.u1(x["r0"], x["sigma"]) < 1)
-        checks = {"sigma_ge_1.137": bool(x["sigma"] >= mpmath.mpf(PRINTED["sigma_threshold"][0])),
+        checks = {"sigma_ge_1.137": bool(x["sigma"] >= mpmath.mpf(PRINTED["sigma_threshold"].text)),
                   "r0_le_1_over_e": bool(x["r0"] <= 1 / mpmath.e), "u0_u1_lt_1": u_ok,
                   "q_max_le_r0_over_sigma": bool(mpmath.mpf(s_max) / x["n_c"] <= x["r0"] / x["sigma"]),
                   # Theorem D.3 assumes gamma >= m/T (L1069); the example's gamma is m over ITS T, the bound (19)
@@ -257,7 +260,7 @@ def sigma_constant_rows(n: int) -> list[dict]:
     x, values = replay(n)["inputs"], replay(n)["values"]
     if x["sigma_constant"] is None or "budget_constant" in EXAMPLES[n]["printed"]:
         return []
-    text, line = EXAMPLES[n]["inputs"]["sigma_constant"]
+    text, line = EXAMPLES[n]["inputs"]["sigma_constant"].text, EXAMPLES[n]["inputs"]["sigma_constant"].line
     need = float(values["budget_constant"])
     ok = float(x["sigma_constant"]) >= need if n in SIGMA_CONSTANT_CHOSEN else agrees_with_printed(need, text)
     return [{"example": n, "constant": "sigma_constant", "line": line, "printed": text, "ours": need, "agrees": bool(ok),
@@ -297,7 +300,7 @@ def _hypotheses_verdict(n: int) -> Verdict:
 
 def _rounds_verdict(n: int, printed_key: str) -> Verdict:
     h = hypotheses(n)
-    text, line = EXAMPLES[n]["printed"][printed_key]
+    text, line = EXAMPLES[n]["printed"][printed_key].text, EXAMPLES[n]["printed"][printed_key].line
     ev = {"rounds_real": h["rounds_real"], "printed": text, "line": line,
           "note": "the paper's T is the upper bound ((p+1)K/s)^(1/(1+p)) of (19), which ignores the offset m"}
     if h["rounds_real"] != int(text):
@@ -352,7 +355,7 @@ def accountant_point(n: int) -> dict:
     rep, h = replay(n), hypotheses(n)
     x, f = rep["inputs"], rep["final"]
     eps_text, delta_key = CLAIMED_GUARANTEE[n]
-    delta = float(EXAMPLES[n]["printed"][delta_key][0])
+    delta = float(EXAMPLES[n]["printed"][delta_key].text)
     sizes = sample_sizes(f["q"], f["m"], x["p"], x["n_c"], h["rounds_real"])
     sched = quantized_schedule([s / x["n_c"] for s in sizes], float(x["sigma"]), ACCOUNTANT_LEVELS, "up")
     if delta >= PLD_SMALLEST_DELTA:
@@ -392,7 +395,7 @@ def case1_implied() -> Verdict:
         sigma = float(x["sigma"])
         r0 = sigma * max(sizes) / x["n_c"]
         eps_text, delta_key = CLAIMED_GUARANTEE[n]
-        eps, delta = float(eps_text), float(EXAMPLES[n]["printed"][delta_key][0])
+        eps, delta = float(eps_text), float(EXAMPLES[n]["printed"][delta_key].text)
         t = pv.theorem31(sizes, x["n_c"], sigma=sigma, epsilon=eps, r0=r0)
         need = pv.theorem31_sigma_bound(sizes, x["n_c"], epsilon=eps, delta=delta, r0=r0, sigma=sigma)
         rows.append({"example": n, "sigma": sigma, "theorem31_sigma_needed": need, "r0": r0,
@@ -419,8 +422,8 @@ def main_text_example() -> Verdict:
             "main_rounds_constant": v["rounds_constant"], "main_round_ratio": v["round_ratio"],
             "main_noise_constant": v["noise_constant"], "main_noise_increasing": v["noise_increasing"],
             "main_slope": v["slope"]}
-    rows = [{"constant": k, "printed": PRINTED[k][0], "line": PRINTED[k][1], "ours": float(val),
-             "agrees": bool(agrees_with_printed(float(val), PRINTED[k][0]))} for k, val in ours.items()]
+    rows = [{"constant": k, "printed": PRINTED[k].text, "line": PRINTED[k].line, "ours": float(val),
+             "agrees": bool(agrees_with_printed(float(val), PRINTED[k].text))} for k, val in ours.items()]
     bad = [r for r in rows if not r["agrees"]]
     ev = {"rows": rows, "rounds_real": hypotheses(3)["rounds_real"],
           "note": "T ~ 195 is the upper bound (19); the sequence reaches K = 25,000 after 183 rounds (claim 000.example-3.rounds)"}

@@ -13,7 +13,7 @@ Glossary (seed 000 reuses letters; these are the privacy meanings only, see the 
 The formula functions take a ``lib`` (``mpmath`` for numbers, ``sympy`` for symbols) so that the
 numbers the suite prints and the identities it proves come from one expression, not two twins.
 Lemma D.1 itself is seed 002's Lemma B.3 and is evaluated through the shared implementation
-(:mod:`theory.tail_lemma`); this module only adds seed 000's reading of it.
+(:mod:`theory.lemmas.tail_lemma`); this module only adds seed 000's reading of it.
 """
 from __future__ import annotations
 
@@ -26,9 +26,8 @@ import sympy
 from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_sigma
 from numerics.precision import MP_DPS
 from numerics.sweep import sweep, versioned
-from theory import tail_lemma as tl
+from theory.lemmas import tail_lemma as tl
 from theory.ledger import Verdict, agrees_with_printed, claim
-from theory.proactive_dp import lemma_b3 as lb  # point functions shared with seed 002's Lemma B.3
 
 
 def _check_nonneg(name: str, value) -> float:
@@ -235,7 +234,7 @@ def _lam_max_000(sigma, q, r0) -> int:
     """Largest lam admissible under seed 000's Lemma D.1 (variant "000": no sigma >= 216/215), capped like 002's grid."""
     if sigma <= r0:
         return 0
-    lam = min(tl.max_lambda(sigma, q), lb.LAM_CAP)
+    lam = min(tl.max_lambda(sigma, q), tl.LAM_CAP)
     while lam >= 1 and not tl.lemma_b3_hypotheses(lam, sigma, q, r0, *tl.tail_u(lam, sigma, r0), variant="000")["all"]:
         lam -= 1
     return lam
@@ -266,7 +265,7 @@ def _d1_where(p):
        recorded="refuted")
 def d1_conclusion() -> Verdict:
     pts = d1_region_points()
-    res = sweep(lb.conclusion_point, pts, backend="serial", desc="000 lemma D.1")
+    res = sweep(tl.conclusion_point, pts, backend="serial", desc="000 lemma D.1")
     rows = [dict(_d1_where(p), **r) for p, r in zip(pts, res)]
     worst = max(rows, key=lambda r: r["ratio"])
     below = [r for r in rows if r["sigma"] < float(tl.SIGMA_MIN_002)]
@@ -275,7 +274,7 @@ def d1_conclusion() -> Verdict:
           "worst_ratio_exact_over_bound": worst, "points_below_216_215": len(below),
           "worst_below_216_215": max(below, key=lambda r: r["ratio"]) if below else None,
           "worst_at_or_above_216_215": max((r for r in rows if r not in below), key=lambda r: r["ratio"], default=None),
-          "shared_code": "theory.tail_lemma (= 002 Lemma B.3), point function theory.proactive_dp.lemma_b3.conclusion_point"}
+          "shared_code": "theory.lemmas.tail_lemma (= 002 Lemma B.3), point function theory.lemmas.tail_lemma.conclusion_point"}
     if worst["ratio"] <= 1:
         return Verdict("holds", "sampled", 1 - worst["ratio"], ev)
     # a counterexample is a high-precision evaluation at a stated point
@@ -288,7 +287,7 @@ def d1_conclusion() -> Verdict:
        recorded="refuted")
 def d1_geometric() -> Verdict:
     pts = [p for p in d1_region_points() if p["lam"] >= 3]
-    res = sweep(lb.geometric_point, pts, backend="serial", desc="000 lemma D.1 geometric step")
+    res = sweep(tl.geometric_point, pts, backend="serial", desc="000 lemma D.1 geometric step")
     rows = [dict(_d1_where(p), **r) for p, r in zip(pts, res)]
     worst = max(rows, key=lambda r: max(r["log_ratio_x"], r["log_ratio_y"]))
     failing = [r for r in rows if r["log_ratio_x"] > 0 or r["log_ratio_y"] > 0]
@@ -309,7 +308,7 @@ def d1_proof_assumption() -> Verdict:
         lam = tl.max_lambda(sigma, q)  # the largest lam the statement admits
         stated = lam <= sigma ** 2 * mpmath.log(1 / (q * sigma))
         proof = mpmath.mpf(lam) / sigma ** 2 <= mpmath.log(1 / (q * lam))
-        step = lb.step_634_point(lam, sigma, q, r0)
+        step = tl.step_634_point(lam, sigma, q, r0)
     ev = {"lam": lam, "sigma": sigma, "q": q, "r0": r0, "statement_hypothesis": bool(stated), "proof_assumption": bool(proof),
           "base_over_U0_at_t=lam+1": step["x_over_u0"], "base_over_U1_at_t=lam+1": step["y_over_u1"],
           "note": "for lam > sigma the two differ; the bases then exceed U0, U1 (the step L895-901 fails)"}

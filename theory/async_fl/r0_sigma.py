@@ -87,7 +87,7 @@ def b_at_r0(p, sigma, gamma, *, r0_gamma=0):
 
 # --- claims -------------------------------------------------------------------------------------
 
-_SIGMA_GRID = (1.137, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0, 50.0)
+_SIGMA_GRID = (PRINTED["sigma_threshold_r0"].value, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0, 50.0)
 _P_GRID = (0.0, 0.25, 0.5, 1.0)
 
 
@@ -103,7 +103,7 @@ def _first_iterates(sigma, p, n: int) -> list:
 def printed_values() -> Verdict:
     rows, bad = [], []
     for key in ("r0_sigma3_p1", "r0_sigma5_p1", "r0_sigma8_p1"):
-        text, line = PRINTED[key]
+        text, line = PRINTED[key].text, PRINTED[key].line
         sigma = {"r0_sigma3_p1": 3.0, "r0_sigma5_p1": 5.0, "r0_sigma8_p1": 8.0}[key]
         value, its = r0_iteration(sigma, 1)
         ok = agrees_with_printed(float(value), text)
@@ -138,17 +138,17 @@ def sigma_threshold() -> Verdict:
         # both conditions are increasing in sigma beyond their root; u0 and u1 are increasing in r0.
         root0 = mpmath.findroot(lambda x: x - c - 2 * mpmath.sqrt(c * x), 1)
         root1 = mpmath.findroot(lambda x: (x - c) * x - 2 * mpmath.e * mpmath.sqrt(c * x), 1.2)
-        at = {"u0": float(pv.u0(c, mpmath.mpf("1.137"))), "u1": float(pv.u1(c, mpmath.mpf("1.137")))}
+        at = {"u0": float(pv.u0(c, mpmath.mpf(PRINTED["sigma_threshold_r0"].text))), "u1": float(pv.u1(c, mpmath.mpf(PRINTED["sigma_threshold_r0"].text)))}
         # after the root both differences only grow: derivatives are positive for x >= root.
         grow0 = bool(1 - mpmath.sqrt(c / root0) > 0)
         grow1 = bool(2 * root1 - c - mpmath.e * mpmath.sqrt(c / root1) > 0)
         threshold = max(root0, root1)
-    ok = threshold <= mpmath.mpf("1.137") and at["u0"] < 1 and at["u1"] < 1 and grow0 and grow1
+    ok = threshold <= mpmath.mpf(PRINTED["sigma_threshold_r0"].text) and at["u0"] < 1 and at["u1"] < 1 and grow0 and grow1
     ev = {"root_u0": float(root0), "root_u1": float(root1), "at_1.137": at, "monotone_after_root": grow0 and grow1}
     if ok:
-        return Verdict("holds", "numeric", float(mpmath.mpf("1.137") - threshold), ev)
-    return Verdict("refuted", "numeric", float(mpmath.mpf("1.137") - threshold), ev,
-                   counterexample={"sigma": 1.137, **at})
+        return Verdict("holds", "numeric", float(mpmath.mpf(PRINTED["sigma_threshold_r0"].text) - threshold), ev)
+    return Verdict("refuted", "numeric", float(mpmath.mpf(PRINTED["sigma_threshold_r0"].text) - threshold), ev,
+                   counterexample={"sigma": PRINTED["sigma_threshold_r0"].value, **at})
 
 
 @claim(id="000.r0.iterate-bound", seed="000", lines="L1328-1336",
@@ -260,8 +260,8 @@ def limit() -> Verdict:
     exponent_slope = sympy.simplify(sympy.diff((1 + p) / (1 + 2 * p), p))
     ev = {"limit_ratio_by_p": limits, "ratio": str(ratio), "ratio_p0": lo, "ratio_p1": hi,
           "d_exponent_dp": str(exponent_slope)}
-    ok = (all(v == "1" for v in limits.values()) and agrees_with_printed(lo, PRINTED["ratio_interval_low"][0])
-          and agrees_with_printed(hi, PRINTED["ratio_interval_high"][0]))
+    ok = (all(v == "1" for v in limits.values()) and agrees_with_printed(lo, PRINTED["ratio_interval_low"].text)
+          and agrees_with_printed(hi, PRINTED["ratio_interval_high"].text))
     if ok:
         return Verdict("holds", "symbolic", hi - lo, ev)
     return Verdict("refuted", "symbolic", hi - lo, ev, counterexample={"ratio_p0": lo, "ratio_p1": hi, "limits": limits})
@@ -280,12 +280,12 @@ def constant_121() -> Verdict:
     rhs17 = k ** ((1 + 2 * p) / (2 + 2 * p)) * const / sympy.sqrt(1 - a) * lb * (1 + g) ** (2 + 3 * p)
     diff = sympy.simplify(sympy.expand_log(sympy.log(rhs16 / rhs17), force=True))
     c = float(const)
-    factor_k2 = float(sympy.Float(PRINTED["c121"][0]) ** 2 * 2 ** sympy.Rational(3, 2))
-    k_max = float((5 / (sympy.Float(PRINTED["c121"][0]) * 3)) ** sympy.Rational(4, 3))
+    factor_k2 = float(sympy.Float(PRINTED["c121"].text) ** 2 * 2 ** sympy.Rational(3, 2))
+    k_max = float((5 / (sympy.Float(PRINTED["c121"].text) * 3)) ** sympy.Rational(4, 3))
     ev = {"constant": c, "log_ratio_16_over_17": str(diff), "factor_k2_p1": factor_k2, "k_max": k_max,
           "note": "1.21 < 2 sqrt((sqrt3-1)/2) = 1.2100007: the printed constant is below the derived one by 6e-7 (relative)"}
-    ok = (diff == 0 and agrees_with_printed(c, PRINTED["c121"][0]) and agrees_with_printed(factor_k2, PRINTED["factor_4.14"][0])
-          and agrees_with_printed(k_max, PRINTED["k_1.53"][0]))
+    ok = (diff == 0 and agrees_with_printed(c, PRINTED["c121"].text) and agrees_with_printed(factor_k2, PRINTED["factor_4.14"].text)
+          and agrees_with_printed(k_max, PRINTED["k_1.53"].text))
     if ok:
         return Verdict("holds", "symbolic", c - 1.21, ev)
     return Verdict("refuted", "symbolic", c - 1.21, ev, counterexample=ev)

@@ -37,7 +37,9 @@ import sympy as sp
 
 from numerics.errors import InvalidParameter, check_steps
 from numerics.precision import MP_DPS
+from theory.async_fl.paper_values import EXAMPLE3_PRINTED, EXPERIMENT_PRINTED, L733_PRINTED, TABLE3_PRINTED
 from theory.ledger import Verdict, claim
+from theory.printed import plain
 
 #: a transcendental term closer than this to an integer is ambiguous at MP_DPS digits.
 _CEIL_GUARD = mpmath.mpf(10) ** (-(MP_DPS - 15))
@@ -260,12 +262,6 @@ def _positive(terms: Seq, what: str, *, allow_zero: bool = False) -> Seq:
 # Ledger claims
 # =================================================================================================
 
-#: Table 3 (L1853-L1857): total iterations over 5 clients, per-client constant sizes, printed rounds.
-TABLE3_PRINTED = {"K": (20000, "L1853"), "clients": (5, "L1853"),
-                  "sizes": ((50, 100, 200, 500, 700, 1000), "L1856"),
-                  "rounds": (("80", "40", "20", "8", "6", "4"), "L1857")}
-#: L733: "s_0 = 50 corresponds to m = 2(d+1) * 1450".
-L733_PRINTED = {"s0": ("50", "L733"), "m_over_2d_plus_2": ("1450", "L733")}
 #: grid on which the C.2.2 sequence's property (2) is evaluated (offsets per d; i < C22_ROUNDS).
 C22_GRID_OFFSETS = (0, 2, 6, 50, 500, 2900)
 C22_ROUNDS = 1000
@@ -468,7 +464,7 @@ def smallest_offset_for_s0(s0: int, d: int, *, m_hi: int = 10 ** 7) -> int:
        statement="In the C.2.2 sequence, s_0 = 50 corresponds to m = 2(d+1)*1450.",
        recorded="refuted")
 def c22_s0_of_m() -> Verdict:
-    s0_printed, factor = int(L733_PRINTED["s0"][0]), int(L733_PRINTED["m_over_2d_plus_2"][0])
+    s0_printed, factor = int(L733_PRINTED["s0"].text), int(L733_PRINTED["m_over_2d_plus_2"].text)
     rows = []
     for d in (0, 1, 2):
         m = 2 * (d + 1) * factor
@@ -477,7 +473,7 @@ def c22_s0_of_m() -> Verdict:
     wrong = [r for r in rows if r["s_0"] != s0_printed]
     if wrong:
         return Verdict("refuted", "numeric", margin=float(wrong[0]["s_0"] - s0_printed),
-                       evidence={"rows": rows, "printed": L733_PRINTED}, counterexample=wrong[0])
+                       evidence={"rows": rows, "printed": plain(L733_PRINTED)}, counterexample=wrong[0])
     return Verdict("holds", "numeric", evidence={"rows": rows})
 
 
@@ -485,8 +481,9 @@ def c22_s0_of_m() -> Verdict:
        statement="With 20000 total iterations over 5 clients, constant per-client sizes 50..1000 take 80, 40, 20, 8, 6, 4 rounds.",
        recorded="holds")
 def table3_rounds() -> Verdict:
-    K, clients = TABLE3_PRINTED["K"][0], TABLE3_PRINTED["clients"][0]
-    sizes, printed = TABLE3_PRINTED["sizes"][0], TABLE3_PRINTED["rounds"][0]
+    K, clients = int(TABLE3_PRINTED["K"].text), int(TABLE3_PRINTED["clients"].text)
+    sizes = [int(p.text) for p in TABLE3_PRINTED["sizes"]]
+    printed = [p.text for p in TABLE3_PRINTED["rounds"]]
     computed = [rounds_for_budget(constant(clients * s, math.ceil(K / (clients * s)) + 1), K) for s in sizes]
     mismatch = [(s, c, int(p)) for s, c, p in zip(sizes, computed, printed) if c != int(p)]
     evidence = {"computed": computed, "printed": list(printed), "convention": "per-client size s, rounds R = ceil(K/(5 s))"}
@@ -496,13 +493,6 @@ def table3_rounds() -> Verdict:
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
-#: Example 3's final q (L1662) and the printed sequence coefficient (L1682); s_{0,c} = 16 (L1618).
-EXAMPLE3_PRINTED = {"q": ("0.00013216327772100012", "L1662"), "m": ("12.106237281566509", "L1662"),
-                    "coef": ("1.3216327772100012", "L1682"), "s0": ("16", "L1682"), "N_c": ("10000", "L1618")}
-#: Appendix E's rounded parameters (L1967) and the sequence it prints from them.
-EXPERIMENT_PRINTED = {"q": ("0.000132", "L1967"), "m": ("12.106", "L1967"), "p": ("1.0", "L1967"),
-                      "N_c": ("10000", "L1967"), "coef": ("1.322", "L1967"), "offset": ("16", "L1967"),
-                      "K": ("25000", "L1967")}
 #: how many rounds of the printed sequences are compared (Example 3 needs fewer than 200).
 EXAMPLE3_ROUNDS = 400
 
@@ -511,13 +501,13 @@ EXAMPLE3_ROUNDS = 400
        statement="With Example 3's q and m = s_{0,c}/(N_c q), ceil(N_c q (i+m)) = 16 + ceil(1.3216327772100012 i).",
        recorded="holds")
 def example3_form() -> Verdict:
-    N = int(EXAMPLE3_PRINTED["N_c"][0])
-    q, s0 = Fraction(EXAMPLE3_PRINTED["q"][0]), int(EXAMPLE3_PRINTED["s0"][0])
+    N = int(EXAMPLE3_PRINTED["N_c"].text)
+    q, s0 = Fraction(EXAMPLE3_PRINTED["q"].text), int(EXAMPLE3_PRINTED["s0"].text)
     m = Fraction(s0) / (N * q)                         # the paper's definition of m from s_{0,c} (L216)
     ours = papers_sequence(N, q, m, 1, EXAMPLE3_ROUNDS)
-    coef = Fraction(EXAMPLE3_PRINTED["coef"][0])
+    coef = Fraction(EXAMPLE3_PRINTED["coef"].text)
     printed = tuple(s0 + math.ceil(coef * i) for i in range(EXAMPLE3_ROUNDS))
-    m_printed = Fraction(EXAMPLE3_PRINTED["m"][0])
+    m_printed = Fraction(EXAMPLE3_PRINTED["m"].text)
     evidence = {"rounds_compared": EXAMPLE3_ROUNDS, "N_c q": str(N * q),
                 "N_c q m_printed - 16": float(N * q * m_printed - s0),
                 "note": "the printed 17-digit m makes N_c q m exceed 16 by 6e-16, so taken literally s_0 = 17; "
@@ -540,10 +530,10 @@ def _rounds_to(value: Fraction, printed: str) -> bool:
        statement="The printed N_c = 10000, q = 0.000132, m = 12.106, p = 1 (rounded) and s_{i,c} = 1.322 i + 16 are roundings of one sequence N_c q (i+m)^p with N_c q m = s_{0,c} = 16.",
        recorded="holds")
 def experiment_form() -> Verdict:
-    P = {k: v[0] for k, v in EXPERIMENT_PRINTED.items()}
+    P = {k: v.text for k, v in EXPERIMENT_PRINTED.items()}
     N, K = int(P["N_c"]), int(P["K"])
     # witness: Example 3's exact q (L1662) and m = s_{0,c}/(N_c q) (L216), the setting L1967 cites
-    q = Fraction(EXAMPLE3_PRINTED["q"][0])
+    q = Fraction(EXAMPLE3_PRINTED["q"].text)
     m = Fraction(int(P["offset"])) / (N * q)
     checks = {"q rounds to 0.000132": _rounds_to(q, P["q"]), "m rounds to 12.106": _rounds_to(m, P["m"]),
               "N_c q rounds to 1.322": _rounds_to(N * q, P["coef"]), "N_c q m = 16": N * q * m == int(P["offset"])}

@@ -24,10 +24,12 @@ import sympy as sp
 from numerics.errors import InvalidParameter
 from numerics.precision import MP_DPS
 from theory.async_fl import sequences as seqs
+from theory.async_fl.paper_values import A1_C22_PRINTED, OPTIMALITY_PRINTED
 from theory.ledger import Verdict, claim
+from theory.printed import plain
 
-#: a_0 of C.2.2 (L735) and the printed bound alpha = a_1 <= 36.
-A0_C22, A1_C22_PRINTED = 12, ("36", "L735")
+#: a_0 of C.2.2 (L735).
+A0_C22 = 12
 #: (m, d) pairs on which the C.2.2 construction is evaluated, and the number of rounds.
 C22_CASES = ((2, 0), (6, 0), (50, 0), (2900, 0), (5800, 1), (100, 2))
 C22_ROUNDS = 3000
@@ -191,7 +193,7 @@ def c22_lemma_b4_hypotheses(rounds: int = C22_ROUNDS) -> Verdict:
        statement="For the C.2.2 construction the implied alpha_t = a_0 (t+E_t)/(t_i+E_{t_i}) satisfies 12 = a_0 <= alpha_t <= a_1 <= 36 on every round.",
        recorded="holds")
 def alpha_range(rounds: int = C22_ROUNDS) -> Verdict:
-    a1 = float(A1_C22_PRINTED[0])
+    a1 = float(A1_C22_PRINTED.text)
     rows = []
     for m, d in C22_CASES:
         s, M1, E = c22_construction(m, d, rounds)
@@ -199,7 +201,7 @@ def alpha_range(rounds: int = C22_ROUNDS) -> Verdict:
         rows.append({"m": m, "d": d, "min alpha": lo, "max alpha": hi})
     lo, hi = min(r["min alpha"] for r in rows), max(r["max alpha"] for r in rows)
     evidence = {"rows": rows, "points": len(rows), "where": "(m, d) in C22_CASES, every round < rounds",
-                "rounds": rounds, "a1_printed": A1_C22_PRINTED,
+                "rounds": rounds, "a1_printed": plain(A1_C22_PRINTED),
                 "note": "alpha_t never exceeds about 13, so the 36^2 in the rate constant is loose"}
     # alpha_t = a_0 exactly at each round's first iteration; float64 division may land an ulp below
     if lo < A0_C22 * (1 - 8 * sys.float_info.epsilon) or hi > a1:
@@ -315,8 +317,6 @@ def rate_expansion() -> Verdict:
     return Verdict("holds", "numeric", evidence=evidence)
 
 
-#: L756: lower bound (1/2) N/mu^2 (1/t) and the printed factors.
-OPTIMALITY_PRINTED = {"factor": ("20736", "L756"), "lower_const": ("1/2", "L756"), "upper_const": ("8*36^2", "L754")}
 
 
 @claim(id="000.thm-2.2.optimality-factor", seed="000", lines="L156, L754-L756, L778",
@@ -324,9 +324,9 @@ OPTIMALITY_PRINTED = {"factor": ("20736", "L756"), "lower_const": ("1/2", "L756"
        recorded="holds")
 def optimality_factor() -> Verdict:
     ratio = Fraction(8 * 36 ** 2) / Fraction(1, 2)
-    ok = ratio == 16 * 36 ** 2 == 2 * 8 * 36 ** 2 == int(OPTIMALITY_PRINTED["factor"][0])
+    ok = ratio == 16 * 36 ** 2 == 2 * 8 * 36 ** 2 == int(OPTIMALITY_PRINTED["factor"].text)
     return Verdict("holds" if ok else "refuted", "exact", margin=0.0 if ok else None,
-                   evidence={"ratio": str(ratio), "printed": OPTIMALITY_PRINTED,
+                   evidence={"ratio": str(ratio), "printed": plain(OPTIMALITY_PRINTED),
                              "note": "leading constants only; both bounds carry lower-order terms"},
                    counterexample=None if ok else {"ratio": str(ratio)})
 

@@ -18,7 +18,7 @@
 #
 # A derivation walk-through beside the code that checks it. Every step shows its symbolic form and
 # evaluates it with the suite's functions; the verdicts are the ledger's, computed here, not typed in.
-# Paper: `002_13c470b90c68bab6.txt` (line numbers "L…"). Modules: `theory.tail_lemma`,
+# Paper: `002_13c470b90c68bab6.txt` (line numbers "L…"). Modules: `theory.lemmas.tail_lemma`,
 # `theory.proactive_dp.{lemma_b3, cx, gamma, theorems, calculators}`.
 
 # %%
@@ -27,7 +27,8 @@ import math
 import mpmath
 import sympy as sp
 
-from theory import tail_lemma as tl
+from theory.lemmas import mixture_moments as mm
+from theory.lemmas import tail_lemma as tl
 from theory.proactive_dp import cx, lemma_b3, theorems
 
 sp.init_printing(use_unicode=True)
@@ -52,7 +53,7 @@ bound
 sigma3, q3 = 19.29962, 26 / 10_000
 r03 = q3 * sigma3 * (1 + 1e-12)
 for lam_v in (1, 10, 100, lemma_b3.lam_max_admissible(sigma3, q3, r03)):
-    exact = tl.exact_alpha(lam_v, sigma3, q3)
+    exact = mm.exact_alpha(lam_v, sigma3, q3)
     b = tl.lemma_b3_bound(lam_v, sigma3, q3, r03, *tl.tightest_u(lam_v, sigma3, r03))
     print(f"lambda={lam_v:4d}  exact={mpmath.nstr(exact, 8):>14}  bound={mpmath.nstr(b, 8):>14}  ratio={float(exact / b):.4f}")
 

@@ -1,1 +1,6 @@
-"""Seed 002: Proactive DP (002_13c470b90c68bab6.txt). One submodule per concept; claims register on import."""
+"""Seed 002: Proactive DP (002_13c470b90c68bab6.txt).
+
+One submodule per concept holding all of this paper's claims; they register on import and
+:func:`theory.ledger.load_all` finds them by a scan of theory/. Printed numbers live in
+:mod:`theory.proactive_dp.paper_values`; results shared with other papers in :mod:`theory.lemmas`.
+"""

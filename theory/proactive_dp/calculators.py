@@ -26,8 +26,14 @@ import sympy as sp
 from numerics.errors import InvalidParameter, _real, check_delta, check_epsilon, check_sigma
 from numerics.sweep import versioned
 from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.lemmas.gdp import epsilon_clt_65
+from theory.printed import texts
+from theory.proactive_dp import paper_values
 from theory.proactive_dp.gamma import g, gamma_min, gamma_rhs, h
-from theory.proactive_dp.paper_values import BUDGET_TABLES, CALCULATOR_TABLES
+from theory.proactive_dp.trained_privacy import configuration_epsilon
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
 
 #: the calculators' printed relative tolerance for the gamma iteration (L1585, L1666).
 GAMMA_REL_TOL = 1e-4
@@ -207,7 +213,6 @@ def table_9_11_values(*, table: int) -> dict:
     with real-valued rounds $T=kN/s$ at the unrounded $s$. ``epsilon_fdp_asym_2k`` is the same at $2k$
     epochs: the convention that reproduces the printed asym column.
     """
-    from theory.proactive_dp.gdp_appendix import epsilon_clt_65
 
     inp = CALCULATOR_TABLES[table]["inputs"]
     r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"], theta=inp["theta"])
@@ -435,12 +440,11 @@ def critical_rounds(*, n, k, sigma, delta, epsilon) -> dict:
 def certified_columns(table: int) -> dict:
     r"""Certified epsilon at the rounds D.4 prescribes ($\lfloor s\rfloor$, $\lceil kN/\lfloor s\rfloor\rceil$) for
     both columns of Table ``table``, the exact critical rounds for $\epsilon_{target}$, and the ratios."""
-    from theory.proactive_dp.experiments import certified_epsilon
 
     inp = CALCULATOR_TABLES[table]["inputs"]
     r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"], theta=inp["theta"])
     kn = int(round(r.k * r.n))
-    cols = {name: {"s": math.floor(s), **certified_epsilon(n=r.n, k_total=kn, s=math.floor(s), sigma=r.sigma,
+    cols = {name: {"s": math.floor(s), **configuration_epsilon(n=r.n, k_total=kn, s=math.floor(s), sigma=r.sigma,
                                                            delta=r.delta)}
             for name, s in (("T_min", r.s_max), ("T_min,asym", r.s_max_asym))}
     crit = critical_rounds(n=r.n, k=r.k, sigma=r.sigma, delta=r.delta, epsilon=r.epsilon)
@@ -454,14 +458,13 @@ def certified_columns(table: int) -> dict:
                  "(s_max,asym) in the settings of Tables 9-11.",
        recorded="refuted")
 def check_l1598() -> Verdict:
-    from theory.proactive_dp.experiments import certified_epsilon
 
     rows = []
     for t, spec in CALCULATOR_TABLES.items():
         inp = spec["inputs"]
         r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"])
         s = math.floor(r.s_max_asym)
-        c = certified_epsilon(n=r.n, k_total=int(round(r.k * r.n)), s=s, sigma=r.sigma, delta=r.delta)
+        c = configuration_epsilon(n=r.n, k_total=int(round(r.k * r.n)), s=s, sigma=r.sigma, delta=r.delta)
         rows.append({"table": t, "sigma": r.sigma, "n": r.n, "k": r.k, "delta": r.delta, "s": s, **c,
                      "epsilon_target": r.epsilon, "achieved": c["epsilon_upper"] <= r.epsilon})
     achieved = [x for x in rows if x["achieved"]]
@@ -477,7 +480,6 @@ def check_l1598() -> Verdict:
 def privacy_curve_point(*, table: int, rounds: int) -> dict:
     r"""Epsilon of Table ``table``'s setting ($\sigma$, $N$, $k$, $\delta=1/N$) run as ``rounds`` rounds at fixed
     $K=kN$ ($q=k/T$): certified PLD lower/upper and the CLT estimate (65)."""
-    from theory.proactive_dp.gdp_appendix import epsilon_clt_65
 
     inp = CALCULATOR_TABLES[table]["inputs"]
     n, k, sigma = inp["n"], float(inp["k"]), float(inp["sigma"])

@@ -13,23 +13,15 @@ from __future__ import annotations
 
 import math
 
-from numerics.schedule import Schedule
-from numerics.sweep import sweep, versioned
-from theory.ledger import Verdict, claim
-from theory.proactive_dp.paper_values import BUDGET_TABLES, EXPERIMENT_SETTINGS
+from numerics.sweep import sweep
+from theory.ledger import Verdict, claim, printed_tolerance
+from theory.proactive_dp.calculators import epsilon_d4, sigma_eq6
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+from theory.proactive_dp.trained_privacy import configuration_epsilon
 
-
-@versioned("1")
-def certified_epsilon(*, n, k_total, s, sigma, delta) -> dict:
-    r"""Certified $[\epsilon_{lower},\epsilon_{upper}]$ of $\lceil K/s\rceil$ Poisson-subsampled Gaussian rounds
-    at $q=s/N$, noise $\sigma$, at $\delta$ (add/remove)."""
-    from numerics.pld import epsilon_pld
-
-    rounds = math.ceil(float(k_total) / float(s))
-    q = float(s) / float(n)
-    b = epsilon_pld(Schedule.constant(q=q, sigma=float(sigma), steps=rounds), float(delta))
-    return {"rounds": rounds, "q": q, "epsilon_lower": float(b.epsilon_lower),
-            "epsilon_upper": float(b.epsilon_upper)}
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+BUDGET_TABLES, EXPERIMENT_SETTINGS = texts(paper_values.BUDGET_TABLES), texts(paper_values.EXPERIMENT_SETTINGS)
 
 
 def configurations(table: str) -> list:
@@ -48,7 +40,7 @@ def real_privacy(table: str, **sweep_kw) -> list:
     confs = configurations(table)
     pts = [{"n": c["n"], "k_total": c["k_total"], "s": c["s"], "sigma": float(c["sigma"]), "delta": float(c["delta"])}
            for c in confs]
-    res = sweep(certified_epsilon, pts, desc=f"002 {table} real privacy", **sweep_kw)
+    res = sweep(configuration_epsilon, pts, desc=f"002 {table} real privacy", **sweep_kw)
     return [{**c, **r} for c, r in zip(confs, res)]
 
 
@@ -120,7 +112,6 @@ def _all_rows() -> list:
                  "as the text says they follow Theorem B.4.",
        recorded="refuted")
 def check_sigma_35() -> Verdict:
-    from theory.proactive_dp.calculators import sigma_eq6
 
     rows = []
     for t, line, label, sigma, delta in _all_rows():
@@ -152,10 +143,6 @@ def _labels_claim(table: int) -> Verdict:
     $\epsilon(\sigma)$ from it. A label printed with as many decimals as the $\sigma$ column ("0.04945") is itself a
     computed number and may differ by half a unit of its last digit as well.
     """
-    from theory.ledger import printed_tolerance
-
-    from theory.proactive_dp.calculators import epsilon_d4
-
     spec = BUDGET_TABLES[table]
     sigma_decimals = min(_decimals(sig) for _l, sig, _s, _line in spec["rows"])
     rows = []

@@ -1,6 +1,7 @@
 r"""Seed 002 Lemma B.3 (L516-530) and its proof (L532-652), replayed step by step as ledger claims.
 
-The lemma's objects live in :mod:`theory.tail_lemma` (shared with seed 000's Lemma D.1). Here every
+The lemma's objects live in :mod:`theory.lemmas.tail_lemma` (shared with seed 000's Lemma D.1), its moments in
+:mod:`theory.lemmas.mixture_moments`, the point functions the scans below sweep in the former. Here every
 step of the proof is one claim, so that a step that fails is recorded even when the conclusion holds:
 
 ======================  =========  ==========================================================
@@ -33,8 +34,10 @@ import mpmath
 import sympy as sp
 
 from numerics.precision import MP_DPS
-from numerics.sweep import sweep, versioned
-from theory import tail_lemma as tl
+from numerics.sweep import sweep
+from theory.lemmas import mixture_moments as mm
+from theory.lemmas import tail_lemma as tl
+from theory.lemmas.tail_lemma import LAM_CAP, conclusion_point, geometric_point, step_634_point, tail_point
 from theory.ledger import Verdict, claim
 
 # --- the hypothesis region, sampled ------------------------------------------------------------
@@ -47,8 +50,6 @@ GRID_R0S = (0.001, 0.05, 0.2, 1 / math.e, 0.9)
 GRID_Q_FRACTIONS = (1.0, 0.1)
 #: lam values per (sigma, r0, q): geometrically spaced from 1 to the largest admissible lam.
 GRID_LAMS_PER_POINT = 4
-#: cap on lam so that each exact moment stays fast (brief: "integer lambda up to the hundreds").
-LAM_CAP = 600
 
 
 def lam_max_admissible(sigma, q, r0) -> int:
@@ -82,55 +83,6 @@ def region_points(sigmas=GRID_SIGMAS, r0s=GRID_R0S, q_fractions=GRID_Q_FRACTIONS
 
 def _where(p: dict) -> dict:
     return {"lam": int(p["lam"]), "sigma": float(p["sigma"]), "q": float(p["q"]), "r0": float(p["r0"])}
-
-
-# --- point functions (module level, for the sweep runner) -------------------------------------
-
-@versioned("1")
-def conclusion_point(lam, sigma, q, r0) -> dict:
-    """Exact alpha(lam) / lemma bound (tightest u_j) and the margin bound - alpha, as floats."""
-    return {"ratio": float(tl.lemma_b3_ratio(lam, sigma, q, r0)), "margin": float(tl.lemma_b3_margin(lam, sigma, q, r0))}
-
-
-@versioned("1")
-def tail_point(lam, sigma, q, r0) -> dict:
-    """Exact tail (13) / the lemma's tail bound (tightest u_j)."""
-    u0, u1 = tl.tightest_u(lam, sigma, r0)
-    with mpmath.workdps(MP_DPS):
-        return {"ratio": float(tl.exact_tail_13_from_a(lam, q, sigma) / tl.tail_bound(lam, sigma, q, r0, u0, u1))}
-
-
-def _log_bases(lam, sigma, q):
-    r"""log of the bases' common factors: :math:`x_t = a e^{(t-1)/(2\sigma^2)}`, :math:`y_t = b e^{(t-1)/(2\sigma^2)}` (16)."""
-    s, qq = mpmath.mpf(sigma), mpmath.mpf(q)
-    log_a = mpmath.log(2 * lam * qq / ((1 - qq) * s))
-    return log_a, log_a + 1 - mpmath.log(s)  # y_t = x_t * e / sigma
-
-
-@versioned("1")
-def step_634_point(lam, sigma, q, r0) -> dict:
-    r"""max over t of x_t / U_0 and y_t / U_1 (L634, L638); the max is at t = lam + 1."""
-    with mpmath.workdps(MP_DPS):
-        log_a, log_b = _log_bases(lam, sigma, q)
-        u0, u1 = tl.tail_u(lam, sigma, r0)
-        top = mpmath.mpf(lam) / (2 * mpmath.mpf(sigma) ** 2)
-        return {"x_over_u0": float(mpmath.exp(log_a + top) / u0), "y_over_u1": float(mpmath.exp(log_b + top) / u1)}
-
-
-@versioned("1")
-def geometric_point(lam, sigma, q, r0) -> dict:
-    r"""log of [sum_{t=3}^{lam+1} x_t^t] / [x_3^3/(1-U_0)] (and for y): the geometric-series step (L640-646)."""
-    if lam < 3:  # at most one term (t = 3): the step holds with equality or the sum is empty
-        return {"log_ratio_x": None, "log_ratio_y": None}
-    with mpmath.workdps(MP_DPS):
-        s2 = 2 * mpmath.mpf(sigma) ** 2
-        u0, u1 = tl.tail_u(lam, sigma, r0)
-        out = {}
-        for name, log_base, u in zip(("x", "y"), _log_bases(lam, sigma, q), (u0, u1)):
-            terms = [t * (log_base + (t - 1) / s2) for t in range(3, lam + 2)]
-            log_sum = terms[0] + mpmath.log(mpmath.fsum(mpmath.exp(v - terms[0]) for v in terms))
-            out["log_ratio_" + name] = float(log_sum - terms[0] + mpmath.log(1 - u))
-        return out
 
 
 def _scan(fn, points):
@@ -212,7 +164,7 @@ def check_moment_14() -> Verdict:
         for q in (1e-4, 0.01, 0.1, 0.5, 0.9):
             for t in (3, 4, 5, 8, 13, 21, 34):
                 n += 1
-                ratio = float(tl.mixture_moment(t, q, sigma) / tl.moment_bound_14(t, q, sigma))
+                ratio = float(mm.mixture_moment(t, q, sigma) / mm.moment_bound_14(t, q, sigma))
                 if worst is None or ratio > worst["ratio"]:
                     worst = {"ratio": ratio, "t": t, "q": q, "sigma": sigma}
     status = "holds" if worst["ratio"] <= 1 else "refuted"
@@ -251,7 +203,7 @@ def _step15_scan(c_choice: str):
             for t in range(3, 15):
                 n += 1
                 c = c_of_l612(q, sigma) if c_choice == "L612" else 2
-                ratio = float(tl.moment_bound_14(t, q, sigma) / eq15(t, q, sigma, c))
+                ratio = float(mm.moment_bound_14(t, q, sigma) / eq15(t, q, sigma, c))
                 if worst is None or ratio > worst["ratio"]:
                     worst = {"ratio": ratio, "t": t, "q": q, "sigma": sigma, "r0": q * sigma}
     return worst, n
@@ -448,9 +400,8 @@ def _grid_description() -> str:
 def check_conclusion() -> Verdict:
     return _region_ratio_verdict(conclusion_point, "worst_ratio_exact_over_bound", lambda worst: {
         "min_bound_over_exact": 1 / worst["ratio"], "accountant": "numerics.rdp.alpha_moment (log A_{lam+1})",
-        "note": "a rigorous certificate over boxes can enclose theory.tail_lemma.lemma_b3_margin"})
+        "note": "a rigorous certificate over boxes can enclose theory.lemmas.tail_lemma.lemma_b3_margin"})
 
 
-__all__ = ["region_points", "lam_max_admissible", "conclusion_point", "tail_point", "step_634_point",
-           "geometric_point", "binomial_step_violations", "eq15", "c_of_l612"]
+__all__ = ["region_points", "lam_max_admissible", "binomial_step_violations", "eq15", "c_of_l612"]
 

@@ -1,47 +1,84 @@
 """Numbers printed in seed 002's tables, stored as INPUTS with their seed lines (002_13c470b90c68bab6.txt).
 
-Printed numbers stay strings, exactly as printed, so comparisons use the printed precision
-(theory.ledger.printed_tolerance). Nothing here is an output of our code.
+Every printed number is a :class:`theory.printed.Printed` (text exactly as printed, seed line), so comparisons
+use the printed precision (theory.ledger.printed_tolerance) and ``tests/test_paper_values.py`` checks each
+stands on its line. Readers that compare with the printed strings take :func:`theory.printed.texts` of a
+table (the old plain shape). Nothing here is an output of our code.
 """
 from __future__ import annotations
+
+from theory.printed import Printed
 
 SEED = "002_13c470b90c68bab6.txt"
 
 #: Tables 3-5 (L1404-1478): training configurations. ``s`` lists the constant sample sizes trained.
 EXPERIMENT_SETTINGS = {
-    "table-3": {"dataset": "LIBSVM", "n": 10_000, "k_total": 50_000, "epsilon": "0.04945", "sigma": "19.29962",
-                "delta": "0.0001", "s": (1, 5, 10, 15, 20, 26), "lines": "L1404-1417"},
-    "table-4": {"dataset": "MNIST", "n": 60_000, "k_total": 360_000, "epsilon": "0.15007", "sigma": "12.10881",
-                "delta": "1.667e-5", "s": (10, 25, 50, 100, 200, 300, 370), "lines": "L1441-1454"},
-    "table-5": {"dataset": "CIFAR10", "n": 50_000, "k_total": 350_000, "epsilon": "0.50102", "sigma": "6.572",
-                "delta": "2e-5", "s": (10, 25, 50, 100, 300, 500, 689), "lines": "L1465-1478"},
+    "table-3": {"dataset": "LIBSVM", "n": 10_000, "k_total": 50_000, "epsilon": Printed("0.04945", "L1410"),
+                "sigma": Printed("19.29962", "L1411"), "delta": Printed("0.0001", "L1412"),
+                "s": (1, 5, 10, 15, 20, 26), "lines": "L1404-1417",
+                "eta0": Printed("0.1", "L1407"), "clip": Printed("0.1", "L1413"), "clients": Printed("5", "L1416")},
+    "table-4": {"dataset": "MNIST", "n": 60_000, "k_total": 360_000, "epsilon": Printed("0.15007", "L1447"),
+                "sigma": Printed("12.10881", "L1448"), "delta": Printed("1.667e-5", "L1449"),
+                "s": (10, 25, 50, 100, 200, 300, 370), "lines": "L1441-1454"},
+    "table-5": {"dataset": "CIFAR10", "n": 50_000, "k_total": 350_000, "epsilon": Printed("0.50102", "L1471"),
+                "sigma": Printed("6.572", "L1472"), "delta": Printed("2e-5", "L1473"),
+                "s": (10, 25, 50, 100, 300, 500, 689), "lines": "L1465-1478"},
 }
 
-#: Tables 6-8: rows (epsilon label, sigma, s, line); the table's (N, K, delta) and its first line.
+
+def _row(label: str, sigma: str, s: int, line: str) -> tuple:
+    """A row of Tables 6-8: (epsilon label, sigma, s, line), the two printed numbers as Printed values."""
+    return Printed(label, line), Printed(sigma, line), s, line
+
+
+#: Tables 6-8: rows (epsilon label, sigma, s, line); the table's (N, K, delta as printed in its first row) and lines.
 BUDGET_TABLES = {
-    6: {"n": 10_000, "k_total": 50_000, "delta": "0.0001", "lines": "L1516-1524", "rows": (
-        ("0.04945", "19.29962", 26, "L1519"), ("0.1", "13.06742", 55, "L1520"), ("0.25", "8.59143", 103, "L1521"),
-        ("0.5", "6.05868", 168, "L1522"), ("1.0", "4.27273", 265, "L1523"), ("2.0", "3.03241", 400, "L1524"))},
-    7: {"n": 60_000, "k_total": 360_000, "delta": "1.667e-5", "lines": "L1548-1557", "rows": (
-        ("0.15007", "12.10881", 370, "L1551"), ("0.2", "10.48452", 460, "L1552"), ("0.25", "9.37379", 543, "L1553"),
-        ("0.5", "6.63120", 889, "L1554"), ("0.75", "5.41887", 1168, "L1555"), ("1.0", "4.69244", 1409, "L1556"),
-        ("2.0", "3.31648", 2159, "L1557"))},
-    8: {"n": 50_000, "k_total": 350_000, "delta": "2.0e-5", "lines": "L1563-1572", "rows": (
-        ("0.25", "9.29838", 417, "L1566"), ("0.5", "6.57192", 689, "L1567"), ("0.75", "5.36937", 909, "L1568"),
-        ("1.0", "4.65014", 1099, "L1569"), ("1.5", "4.16111", 1267, "L1570"), ("2.0", "3.28831", 1690, "L1571"),
-        ("3.0", "2.68273", 1994, "L1572"))},
+    6: {"n": 10_000, "k_total": 50_000, "delta": Printed("0.0001", "L1519"), "lines": "L1516-1524", "rows": (
+        _row("0.04945", "19.29962", 26, "L1519"), _row("0.1", "13.06742", 55, "L1520"),
+        _row("0.25", "8.59143", 103, "L1521"), _row("0.5", "6.05868", 168, "L1522"),
+        _row("1.0", "4.27273", 265, "L1523"), _row("2.0", "3.03241", 400, "L1524"))},
+    7: {"n": 60_000, "k_total": 360_000, "delta": Printed("1.667e-5", "L1551"), "lines": "L1548-1557", "rows": (
+        _row("0.15007", "12.10881", 370, "L1551"), _row("0.2", "10.48452", 460, "L1552"),
+        _row("0.25", "9.37379", 543, "L1553"), _row("0.5", "6.63120", 889, "L1554"),
+        _row("0.75", "5.41887", 1168, "L1555"), _row("1.0", "4.69244", 1409, "L1556"),
+        _row("2.0", "3.31648", 2159, "L1557"))},
+    8: {"n": 50_000, "k_total": 350_000, "delta": Printed("2.0e-5", "L1566"), "lines": "L1563-1572", "rows": (
+        _row("0.25", "9.29838", 417, "L1566"), _row("0.5", "6.57192", 689, "L1567"),
+        _row("0.75", "5.36937", 909, "L1568"), _row("1.0", "4.65014", 1099, "L1569"),
+        _row("1.5", "4.16111", 1267, "L1570"), _row("2.0", "3.28831", 1690, "L1571"),
+        _row("3.0", "2.68273", 1994, "L1572"))},
 }
+
+
+def _cells(line: str, t_min: str, t_min_asym: str) -> tuple:
+    """A row of Tables 9-11: (T_min column, T_min,asym column, line), the cells as Printed values."""
+    return Printed(t_min, line), Printed(t_min_asym, line), line
+
 
 #: Tables 9-11 (L1600-1622): the D.4 calculator's inputs (caption) and printed cells (T_min column,
 #: T_min,asym column). delta = 1/N and theta = 1 per the captions.
 CALCULATOR_TABLES = {
-    9: {"inputs": {"sigma": "19.29962", "n": 10_000, "k": 5, "theta": 1}, "caption": "L1606",
-        "cells": {"s": ("26", "198", "L1601"), "epsilon_target": ("0.0497", "0.0497", "L1602"),
-                  "epsilon_fdp": ("0.0105", "0.0533", "L1603"), "factor": ("4.7234", "0.9328", "L1604")}},
-    10: {"inputs": {"sigma": "12.10881", "n": 60_000, "k": 6, "theta": 1}, "caption": "L1614",
-         "cells": {"s": ("288", "3042", "L1609"), "epsilon_target": ("0.1521", "0.1521", "L1610"),
-                   "epsilon_fdp": ("0.0389", "0.2097", "L1611"), "factor": ("3.9147", "0.7257", "L1612")}},
-    11: {"inputs": {"sigma": "6.572", "n": 50_000, "k": 7, "theta": 1}, "caption": "L1622",
-         "cells": {"s": ("406", "7504", "L1617"), "epsilon_target": ("0.5253", "0.5253", "L1618"),
-                   "epsilon_fdp": ("0.1133", "0.8239", "L1619"), "factor": ("4.6372", "0.6376", "L1620")}},
+    9: {"inputs": {"sigma": Printed("19.29962", "L1606"), "n": 10_000, "k": 5, "theta": 1}, "caption": "L1606",
+        "cells": {"s": _cells("L1601", "26", "198"), "epsilon_target": _cells("L1602", "0.0497", "0.0497"),
+                  "epsilon_fdp": _cells("L1603", "0.0105", "0.0533"), "factor": _cells("L1604", "4.7234", "0.9328")}},
+    10: {"inputs": {"sigma": Printed("12.10881", "L1614"), "n": 60_000, "k": 6, "theta": 1}, "caption": "L1614",
+         "cells": {"s": _cells("L1609", "288", "3042"), "epsilon_target": _cells("L1610", "0.1521", "0.1521"),
+                   "epsilon_fdp": _cells("L1611", "0.0389", "0.2097"), "factor": _cells("L1612", "3.9147", "0.7257")}},
+    11: {"inputs": {"sigma": Printed("6.572", "L1622"), "n": 50_000, "k": 7, "theta": 1}, "caption": "L1622",
+         "cells": {"s": _cells("L1617", "406", "7504"), "epsilon_target": _cells("L1618", "0.5253", "0.5253"),
+                   "epsilon_fdp": _cells("L1619", "0.1133", "0.8239"), "factor": _cells("L1620", "4.6372", "0.6376")}},
+}
+
+#: the GDP delta curve (64) as printed (L1166): a formula, kept as text for the report (not a number, so not a
+#: Printed value; the claim 002.appC.gdp-delta-formula checks it)
+PRINTED_64 = (r"\delta(\epsilon) = \Phi(-\epsilon/\mu + \mu/2) - e^{\epsilon}\Phi(-\epsilon/\mu - \mu/2)",
+              "L1166")
+
+#: the utility-graph statements of App. D.2 (L1381, L1383) and the budget figures (L1496): printed numbers the
+#: figure claims compare with (accuracy loss "about 10%" is read as an absolute 0.10 of accuracy).
+FIGURE_STATEMENTS = {
+    "fig4_clip": Printed("0.1", "L1381"), "fig4_sigma_low": Printed("18", "L1381"),
+    "fig4_sigma_high": Printed("22", "L1381"), "fig4_smaller_clip": Printed("0.075", "L1381"),
+    "fig6_clip": Printed("0.025", "L1383"), "fig6_sigma_max": Printed("12", "L1383"),
+    "fig11_loss_percent": Printed("10", "L1496"),
 }

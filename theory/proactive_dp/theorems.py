@@ -16,17 +16,22 @@ import math
 
 import sympy as sp
 
+from numerics.certified import certified_epsilon
 from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_sigma
 from numerics.precision import COARSE_PLD_RELATIVE_WIDTH
 from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
-from theory import tail_lemma as tl
+from theory.lemmas import tail_lemma as tl
 from theory.ledger import Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
 from theory.proactive_dp.gamma import g, gamma_min, h
-from theory.proactive_dp.paper_values import CALCULATOR_TABLES
+from theory.printed import texts
+from theory.proactive_dp import paper_values
+
+#: the paper's tables as printed strings (each Printed value's seed line is checked in paper_values)
+CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 # --- sigma-epsilon relation: every printed form ----------------------------------------------------
 
@@ -98,19 +103,10 @@ def check_sigma_form_main() -> Verdict:
 THEOREM_PLD_REL_WIDTH = COARSE_PLD_RELATIVE_WIDTH
 
 
-def certified_epsilon(schedule: Schedule, delta: float) -> dict:
-    """Certified (lower, upper) epsilon of ``schedule`` at ``delta``: PLD, or RDP (upper only) when the PLD grid
-    would exceed its budget (very long, very private schedules). ``method`` says which."""
-    from numerics.pld import AccuracyNotReached, epsilon_pld
-
-    try:
-        b = epsilon_pld(schedule, delta, rel_width=THEOREM_PLD_REL_WIDTH)
-        return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper), "method": "pld"}
-    except AccuracyNotReached:
-        from numerics.conversions import epsilon_rdp
-
-        b = epsilon_rdp(schedule, delta)
-        return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper), "method": "rdp"}
+def theorem_epsilon(schedule: Schedule, delta: float) -> dict:
+    """numerics' certified epsilon at the theorems' width, RDP (upper only) where the PLD grid would exceed
+    its budget (very long, very private schedules); ``method`` says which."""
+    return certified_epsilon(schedule, delta, rel_width=THEOREM_PLD_REL_WIDTH, rdp_fallback=True)
 
 
 # --- Theorem 3.1 -------------------------------------------------------------------------------------
@@ -178,7 +174,7 @@ def thm31_point(*, n, epsilon, k_factor, theta) -> dict:
     k = k_factor * k_min_condition_7(delta)
     rounds = thm31_rounds(epsilon=epsilon, k=k, theta=theta, sigma=sigma)
     hyp = thm31_hypotheses(n=n, epsilon=epsilon, delta=delta, k=k, theta=theta, rounds=rounds, sigma=sigma)
-    b = certified_epsilon(sequence_schedule(k=k, rounds=rounds, theta=theta, sigma=sigma), delta)
+    b = theorem_epsilon(sequence_schedule(k=k, rounds=rounds, theta=theta, sigma=sigma), delta)
     return {"n": n, "epsilon": epsilon, "k": k, "theta": theta, "sigma": sigma, "rounds": rounds,
             "hypotheses_hold": hyp["all"], **b, "ratio": b["epsilon_upper"] / epsilon}
 
@@ -200,7 +196,7 @@ def _guarantee_verdict(rows: list, where: str) -> Verdict:
     kind = "sampled" if status == "holds" else "numeric"
     return Verdict(status, kind, margin=1 - worst["ratio"],
                    evidence={"points": len(rows), "where": where, "worst_ratio_eps_upper_over_eps": worst,
-                             "accountant": "certified_epsilon: numerics.pld.epsilon_pld upper bound (rel_width "
+                             "accountant": "numerics.certified.certified_epsilon: numerics.pld.epsilon_pld upper bound (rel_width "
                                            f"{THEOREM_PLD_REL_WIDTH}), numerics.conversions.epsilon_rdp where the PLD grid "
                                            "exceeds its budget; Poisson, add/remove"},
                    counterexample=None if status == "holds" else worst)
@@ -339,7 +335,7 @@ def thm_b4_point(*, n, epsilon, k) -> dict:
     gam = gamma_min(epsilon / k, sigma)
     rounds = max(math.ceil(gam * k ** 2 / epsilon), math.ceil(k / g(sigma)))
     hyp = thm_b4_hypotheses(n=n, epsilon=epsilon, delta=delta, k=k, theta=1.0, rounds=rounds, sigma=sigma)
-    b = certified_epsilon(Schedule.constant(q=k / rounds, sigma=sigma, steps=rounds), delta)
+    b = theorem_epsilon(Schedule.constant(q=k / rounds, sigma=sigma, steps=rounds), delta)
     return {"n": n, "epsilon": epsilon, "k": k, "sigma": sigma, "gamma": gam, "rounds": rounds, "hypotheses_hold": hyp["all"],
             **b, "ratio": b["epsilon_upper"] / epsilon}
 
@@ -424,7 +420,7 @@ def thm_b2_point(*, n, blocks, sigma, delta) -> dict:
     if eps is None:
         return {"n": n, "blocks": [list(b) for b in blocks], "applicable": False}
     sched = Schedule(tuple(Phase(q=s / n, sigma=sigma, steps=t) for s, t in blocks))
-    b = certified_epsilon(sched, delta)
+    b = theorem_epsilon(sched, delta)
     return {"n": n, "blocks": [list(x) for x in blocks], "sigma": sigma, "r0": r0, "epsilon": eps, "applicable": True,
             "hypotheses_hold": True, **b, "ratio": b["epsilon_upper"] / eps}
 

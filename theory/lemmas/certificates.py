@@ -1,12 +1,12 @@
-r"""Margins and regions of the inequality claims that the certifier proves (issue 12).
+r"""Ball-arithmetic certificates of the tail lemma (002 Lemma B.3 = 000 Lemma D.1) and its moments.
 
 Each claim of the form :math:`f \le g` over a region gets here a module-level *margin* function
 (an Arb enclosure of :math:`g - f`, possibly multiplied by a positive factor, in a cancellation-free
 form) and a *constraints* function (the hypotheses as enclosures that must be :math:`\ge 0`).
 :func:`numerics.certify.certify` runs branch and bound over them through the sweep runner. The claim
-module :mod:`theory.rigorous_claims` calls the ``certify_*`` functions and records
-``evidence_kind="rigorous"`` with the region covered, the number of boxes, the smallest certified
-margin and the time.
+modules (``lemma_b3_certified`` of seed 002, ``certified`` of seed 000) call the ``certify_*`` functions
+and record ``evidence_kind="rigorous"`` with the region covered, the number of boxes, the smallest
+certified margin and the time (:func:`certificate_verdict`).
 
 The bounded part of each region that is certified is chosen by :func:`region_scale`: the full stated
 region by default (``make report``), a reduced one when ``DPV_CERTIFY_SCALE=ci`` (the CI test run);
@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import os
 
+import mpmath
+
 from numerics.certify import Certificate, Coordinate, certify
+from theory.ledger import Verdict
 
 #: bounded parts certified, per scale. "full": Lemma B.3's conclusion on the issue's target (lambda <= 400,
 #: sigma in [216/215, 100]; ~7 CPU minutes, see bench/bench_certify.py) and the largest parts of the other claims
@@ -35,8 +38,6 @@ SCALES = {
 }
 #: seed 002's lower end of sigma (L516)
 SIGMA_MIN_002 = 216 / 215
-#: lower end of sigma for seed 000's variant (no sigma >= 216/215): the certified part starts here
-SIGMA_MIN_000 = 0.5
 
 
 def region_scale() -> dict:
@@ -189,53 +190,48 @@ def certify_moment_14(t_max: int, sigma_max: float, **kwargs) -> Certificate:
     return certify(f"{__name__}:moment_14_margin_at_q0", coords, discrete={"t": list(range(3, t_max + 1))}, **kwargs)
 
 
-# --- seed 000 (L1330-1336): u_0, u_1 < 1 for r0 <= (sqrt 3 - 1)/16 and sigma >= 1.137 -------------------
+# --- from a certificate to a verdict (the rigorous claims of the paper packages) ---------------------
 
-#: the cap on r0 of seed 000's r0 iteration (L1328-1336)
-R0_CAP_000 = "(sqrt(3) - 1) / 16"
-#: the sigma threshold printed at 000 L1336
-SIGMA_THRESHOLD_000 = 1.137
-
-
-def r0_cap_000():
-    """:math:`(\\sqrt3 - 1)/16` as a ball."""
-    from flint import arb
-
-    return (arb(3).sqrt() - 1) / 16
+#: per-task budgets: generous (a claim that needs more is reported open, never certified)
+MAX_BOXES = 200_000
+MAX_SECONDS = 600.0
+#: open boxes listed in a verdict's evidence
+OPEN_BOXES_SHOWN = 10
 
 
-def u_threshold_margin(sigma, theta):
-    r""":math:`\min(1 - u_0, 1 - u_1)` at :math:`r_0 = \theta(\sqrt3-1)/16`, :math:`\theta \in [0, 1]`, with
-    seed 000's :math:`u_0 = 2\sqrt{r_0\sigma}/(\sigma - r_0)`, :math:`u_1 = u_0 e/\sigma` (L951)."""
-    from flint import arb
-
-    r0 = theta * r0_cap_000()
-    u0 = 2 * (r0 * sigma).nonnegative_part().sqrt() / (sigma - r0)
-    u1 = u0 * arb.const_e() / sigma
-    return (1 - u0).min(1 - u1)
+def _certificate_evidence(cert: Certificate, region: dict, note: str) -> dict:
+    return {"region": region, "scale": region_scale()["name"], "boxes": cert.boxes,
+            "certified_boxes": cert.certified_boxes, "skipped_boxes": cert.skipped_boxes,
+            "min_certified_margin": cert.min_margin, "seconds": round(cert.seconds, 2), "tasks": cert.tasks,
+            "open_boxes_left": cert.open_boxes[:OPEN_BOXES_SHOWN], "note": note}
 
 
-def certify_u_threshold(sigma_max: float, **kwargs) -> Certificate:
-    """Certify u_0, u_1 < 1 for sigma in [1.137, sigma_max] and 0 <= r0 <= (sqrt 3 - 1)/16."""
-    coords = [Coordinate("sigma", SIGMA_THRESHOLD_000, sigma_max, "log"), Coordinate("theta", 0.0, 1.0)]
-    return certify(f"{__name__}:u_threshold_margin", coords, **kwargs)
+def certificate_verdict(cert: Certificate, region: dict, note: str, counterexample=None) -> Verdict:
+    """The verdict a certificate supports: holds (certified region), refuted (a certainly negative ball), open."""
+    ev = _certificate_evidence(cert, region, note)
+    if cert.status == "certified":
+        return Verdict("holds", "rigorous", margin=cert.min_margin, evidence=ev)
+    if cert.status == "refuted":
+        return Verdict("refuted", "rigorous", margin=cert.counterexample.get("margin_upper"), evidence=ev,
+                       counterexample=counterexample or cert.counterexample)
+    return Verdict("open", "rigorous", margin=cert.min_margin, evidence=ev,
+                   reason=f"budget ran out with {len(cert.open_boxes)} boxes left (listed under open_boxes_left)")
 
 
-# --- seed 000 (L721-727): the square-root bound of Appendix C.2 ------------------------------------------
-
-def sqrt_bound_margin(v, mu):
-    r"""Seed 000 L725: :math:`\frac{t+M_0}{4\ln(t+M_0)} \le \frac{t}{\ln t}\big(1-\frac{1}{\ln t}\big)` (the
-    squares of the printed square roots) divided by :math:`t/\ln t > 0`, in the compact coordinates
-    :math:`v = 1/\ln t \in (0, 1/2]` (:math:`t \ge e^2`) and :math:`\mu = M_0/t \in [0, 1]` (:math:`t \ge M_0`):
-
-    .. math:: 1 - v - \frac{1+\mu}{4(1 + v\ln(1+\mu))},
-
-    using :math:`\ln(t+M_0) = \ln t + \ln(1+\mu)`. The box :math:`[0,1/2]\times[0,1]` is the whole
-    hypothesis region :math:`t \ge \max\{M_0, e^2\}`, :math:`M_0 \ge 0`: nothing is left unbounded."""
-    return 1 - v - (1 + mu) / (4 * (1 + v * mu.log1p()))
+def lemma_point(lam: int, sigma: float, tau: float) -> dict:
+    """The lemma's (q, r0, U_0, U_1) at a certifier point (exact binary sigma, tau), as 30-digit strings."""
+    with mpmath.workdps(50):
+        s, t = mpmath.mpf(sigma), mpmath.mpf(tau)
+        q = t * mpmath.exp(-lam / s ** 2) / s
+        u0 = 2 * mpmath.sqrt(lam * q) / (s * (1 - q))
+        return {"lam": int(lam), "sigma": float(sigma), "tau": float(tau), "q": mpmath.nstr(q, 30),
+                "r0": mpmath.nstr(q * s, 30), "u0": mpmath.nstr(u0, 30), "u1": mpmath.nstr(u0 * mpmath.e / s, 30)}
 
 
-def certify_sqrt_bound(**kwargs) -> Certificate:
-    """Certify the L725 inequality for every t >= max{M_0, e^2} and every M_0 >= 0."""
-    coords = [Coordinate("v", 0.0, 0.5), Coordinate("mu", 0.0, 1.0)]
-    return certify(f"{__name__}:sqrt_bound_margin", coords, **kwargs)
+def certifier_budget() -> dict:
+    """Per-task budgets of a claim's certificate: generous; a claim that needs more is reported open."""
+    return {"max_boxes": MAX_BOXES, "max_seconds": MAX_SECONDS}
+
+
+#: what a certificate on a bounded part leaves open
+BEYOND = "beyond the stated region (larger lambda or sigma) the claim stays open: no symbolic argument here covers it"

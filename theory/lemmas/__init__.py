@@ -1,0 +1,13 @@
+"""Results used by more than one seed paper: mathematics, not claims.
+
+* :mod:`~theory.lemmas.tail_lemma`: the subsampled-Gaussian tail lemma (002 Lemma B.3 = 000 Lemma D.1) and the
+  point functions its scans sweep;
+* :mod:`~theory.lemmas.mixture_moments`: the moments it rests on (exact :math:`M_t`, Abadi's bound (14), the
+  tail (13), the exact log moment);
+* :mod:`~theory.lemmas.certificates`: their ball-arithmetic margins and the verdict a certificate supports;
+* :mod:`~theory.lemmas.gdp`: Dong, Roth and Su's f-DP / GDP results as the papers print them;
+* :mod:`~theory.lemmas.arguments`: argument checks shared by these functions.
+
+A claim about a shared lemma is registered by the paper package that states it. This package imports no
+paper package (an import contract in pyproject.toml checks it).
+"""
