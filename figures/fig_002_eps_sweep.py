@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from repro import experiments as E
 from theory.proactive_dp import runs as R
+from theory.proactive_dp.paper_values import FIGURE_ACCURACIES
 
 from . import common
 
@@ -32,6 +33,12 @@ def main(argv=None) -> None:
         rows += common.certified_rows(model, E.curve_rows(res), cert)
         printed = {k: v for k, v in res.items() if "calibrated" not in k}
         common.plot_curves(ax, printed, title=f"{model}: Table 6 (eps, sigma) as printed")
+        if model == "strongly-convex":  # L276 prints the strongly convex accuracies
+            last = max(r["curve"]["iterations"][-1] for rs in printed.values() for r in rs)
+            acc = FIGURE_ACCURACIES
+            common.draw_paper(ax, [last] * len(acc), [p.value / 100 for p in acc.values()], list(acc.values()),
+                              what="final accuracy " + ", ".join(f"{k}: {p.text} %" for k, p in acc.items()))
+            common.style.legend_below(ax)
         if not args.quick:
             common.plot_curves(axes2[models.index(model)], {k: v for k, v in res.items() if "calibrated" in k or k == "non-DP"},
                                title=f"{model}: sigma calibrated to printed eps")
