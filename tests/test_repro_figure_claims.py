@@ -114,3 +114,28 @@ def test_full_run_reproduces_the_recorded_verdicts(script, claim_ids, tmp_path, 
         v = c.evaluate()
         assert v.evidence["source"].startswith("csv:")
         assert v.status == c.recorded, (cid, v.status, v.margin)
+
+
+def test_a_stale_csv_is_an_error_row_of_the_report(tmp_path, monkeypatch):
+    """Issue 16: a stale figure CSV makes its claim an error row, which makes ``make report`` exit 1."""
+    from theory import ledger, report
+
+    monkeypatch.setattr(F, "OUT", tmp_path)
+    monkeypatch.setenv("DPV_CACHE_DIR", str(tmp_path / "cache"))
+    _write(tmp_path, ROWS)
+    csv = tmp_path / "fig_002_s_sweep.csv"
+    csv.write_text(csv.read_text() + "\n")
+    entries, _ = report.evaluate([ledger.get("002.fig7.larger-s-better")], fresh=True, backend="serial")
+    assert entries[0]["status"] == report.ERROR and "stale figure data" in entries[0]["reason"]
+
+
+def test_the_report_cache_key_follows_the_figure_data(tmp_path, monkeypatch):
+    from theory import report
+
+    monkeypatch.setattr(report, "ROOT", tmp_path)
+    (tmp_path / "figures" / "out").mkdir(parents=True)
+    _write(tmp_path / "figures" / "out", ROWS)
+    key = report._figure_state("figures/out/fig_002_s_sweep.png")
+    assert key == report._figure_state("figures/out/fig_002_s_sweep.png")
+    _write(tmp_path / "figures" / "out", ROWS[:-1])
+    assert report._figure_state("figures/out/fig_002_s_sweep.png") != key
