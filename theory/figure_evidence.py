@@ -80,7 +80,17 @@ def summarize(finals: dict) -> dict:
 
 
 def records(comparisons) -> list[dict]:
-    return [c.to_dict() for c in comparisons]
+    """The tests' records for the evidence; an infinite statistic (an exact difference between arms of zero
+    variance) is written as the string "inf" / "-inf", since evidence is strict JSON."""
+    import math
+
+    out = []
+    for c in comparisons:
+        d = c.to_dict()
+        if isinstance(d["statistic"], float) and not math.isfinite(d["statistic"]):
+            d["statistic"] = "inf" if d["statistic"] > 0 else "-inf"
+        out.append(d)
+    return out
 
 
 def worst(statuses) -> str:
