@@ -24,6 +24,8 @@ PAPER_STYLE = dict(marker="D", markersize=6, markerfacecolor="none", markeredgec
                    zorder=5)
 #: seed-to-seed spread band opacity
 BAND_ALPHA = 0.2
+#: legend entries are wrapped at this many characters, so that the legends of neighbouring panels never meet
+LEGEND_WRAP = 46
 
 
 def rc() -> dict:
@@ -54,10 +56,13 @@ def figure(n_panels: int = 1, *, rows: int = 1):
 
 def legend_below(ax, **kw):
     """The axes' legend, centred below the plotting area (never over the data)."""
+    import textwrap
+
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
-    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=kw.pop("ncol", 1), frameon=False,
+    labels = ["\n".join(textwrap.wrap(lab, LEGEND_WRAP)) for lab in labels]
+    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=kw.pop("ncol", 1), frameon=False,
                      fontsize=SMALL_FONT_SIZE, **kw)
 
 
@@ -104,14 +109,15 @@ def _data_points(ax, pixel_step: float = 2.0):
 def overlaps(fig) -> list[str]:
     """Names of legends and text labels whose rendered bounding box contains a plotted data point.
 
-    Checked: every axes' legend, every text artist added to an axes (annotations) and the figure's
-    legends. Axis labels, tick labels and titles sit outside the plotting area by construction.
+    Checked: every axes' legend and every text artist added to an axes (annotations) against the plotted
+    points, and every pair of these boxes against each other (labels that collide). Axis labels, tick
+    labels and titles sit outside the plotting area by construction.
     """
     import numpy as np
 
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    bad = []
+    bad, every = [], []
     for k, ax in enumerate(fig.axes):
         pts = _data_points(ax)
         boxes = []
@@ -123,4 +129,9 @@ def overlaps(fig) -> list[str]:
             inside = ((pts[:, 0] > bb.x0) & (pts[:, 0] < bb.x1) & (pts[:, 1] > bb.y0) & (pts[:, 1] < bb.y1))
             if np.any(inside):
                 bad.append(f"{name} covers {int(inside.sum())} data points")
+        every += boxes
+    for i, (n1, b1) in enumerate(every):
+        for n2, b2 in every[i + 1:]:
+            if b1.overlaps(b2):
+                bad.append(f"{n1} collides with {n2}")
     return bad

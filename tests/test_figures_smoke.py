@@ -56,3 +56,16 @@ def test_the_overlap_check_sees_a_legend_over_data():
     assert style.overlaps(fig) == []
     ax.text(0.5, 0.5, "label on the data")
     assert any("label on the data" in o for o in style.overlaps(fig))
+
+
+def test_the_overlap_check_sees_colliding_legends():
+    fig, axes = style.figure(2)
+    fig.set_layout_engine("none")  # constrained layout would shrink the axes to make room
+    for ax in axes:
+        ax.plot([0, 1], [0, 1], label="a very long arm label " * 5)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2))  # unwrapped: wider than its panel
+    assert any("collides" in o for o in style.overlaps(fig))
+    for ax in axes:
+        ax.get_legend().remove()
+        style.legend_below(ax)  # wrapped
+    assert style.overlaps(fig) == []
