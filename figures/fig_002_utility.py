@@ -65,7 +65,7 @@ def main(argv=None) -> None:
         ax.set_xlabel("sigma")
         ax.set_ylabel("accuracy fraction acc(w*+n)/acc(w*)")
         ax.set_title(f"{model} (seed range shaded)")
-        common.style.legend_below(ax, ncol=2)
+        common.style.legend_below(ax)
     cap = common.caption(
         figure="002 Figs 4-6: utility graph",
         paper="002_13c470b90c68bab6.txt L1377-L1383, L1402, L1426, L1439",
