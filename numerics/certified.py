@@ -5,6 +5,8 @@
 sweeps, CSV writers and claim evidence store). ``rdp_fallback=True`` lets very long, very private
 schedules whose PLD grid would exceed its budget fall back to the RDP upper bound (``epsilon_lower = 0``);
 ``method`` says which accountant answered, so a fallback is never mistaken for a two-sided bracket.
+Schedules with any phase other than Poisson-sampled Gaussian go through :func:`numerics.epsilon` (the
+dispatch table of numerics.accounting), which accounts the sampling the phase names, never as Poisson.
 """
 from __future__ import annotations
 
@@ -23,6 +25,11 @@ def certified_epsilon(schedule: Schedule, delta: float, *, rel_width: float = PL
     from .pld import AccuracyNotReached, epsilon_pld
 
     delta = check_delta(delta)
+    if any((p.sampling, p.noise) != ("poisson", "gaussian") for p in schedule.phases):
+        # every other mechanism: the dispatch table of numerics.accounting (never as Poisson)
+        from .accounting import epsilon
+
+        return _as_dict(epsilon(schedule, delta, rel_width=rel_width))
     try:
         b = epsilon_pld(schedule, delta, rel_width=rel_width)
     except AccuracyNotReached:
@@ -31,5 +38,10 @@ def certified_epsilon(schedule: Schedule, delta: float, *, rel_width: float = PL
         from .conversions import epsilon_rdp
 
         b = epsilon_rdp(schedule, delta)
+    return _as_dict(b)
+
+
+def _as_dict(b) -> dict:
     return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper),
-            "delta": float(b.delta), "method": b.method, "certified": bool(b.certified)}
+            "delta": float(b.delta), "method": b.method, "certified": bool(b.certified),
+            **({"note": b.details["note"]} if b.details.get("note") else {})}

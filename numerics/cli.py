@@ -5,9 +5,16 @@ Commands (``--json`` prints one JSON object instead of text)::
     epsilon         --q Q --sigma S --steps T --delta D     epsilon bounds at delta
                     [--phase q,sigma,steps]...              (a heterogeneous schedule instead of Q, S, T)
                     [--adjacency add-remove|replace-one] [--method pld|rdp|gdp-clt|all] [--rel-width W]
-    delta           --q Q --sigma S --steps T --epsilon E   delta bounds at epsilon (PLD)
+                    [--sampling poisson|fixed-size|with-replacement|full-batch]
+                    [--batch-size B --dataset-size N]       (b of n; with Poisson, q = B/N)
+                    [--noise gaussian|laplace|l2-knorm] [--dimension D]
+    delta           --q Q --sigma S --steps T --epsilon E   delta bounds at epsilon (same mechanism options)
     calibrate-sigma --q Q --steps T --delta D --epsilon E   smallest sigma with certified eps_upper <= E
     critical-steps  --q Q --sigma S --delta D --epsilon E   largest T with certified eps_upper <= E
+
+``--noise-multiplier`` and ``--sampling-rate`` are aliases of ``--sigma`` and ``--q``; ``--version``
+prints the version. ``pld`` (the default method) is numerics.epsilon / numerics.delta: the certified
+accountant that the dispatch table of numerics.accounting picks for the mechanism.
 
 ``--scheduler ADDRESS`` (global) names a Dask scheduler; none of these commands sweeps today, so the
 address is only recorded in the output.
@@ -30,7 +37,7 @@ from typing import List, Optional
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
 from .precision import PLD_RELATIVE_WIDTH
-from .schedule import ADJACENCIES, Phase, Schedule
+from .schedule import ADJACENCIES, NOISES, SAMPLINGS, Phase, Schedule
 
 PROG = "python -m numerics"
 METHODS = ("pld", "rdp", "gdp-clt")
@@ -104,16 +111,52 @@ def _adjacency(text: str) -> str:
     return text
 
 
+def _choice(name: str, text: str, allowed) -> str:
+    if text not in allowed:
+        raise InvalidParameter(f"{name} must be one of {', '.join(allowed)}, got {text!r}")
+    return text
+
+
+def _size(name: str, text) -> Optional[int]:
+    return None if text is None else _steps(text, name)
+
+
+def _mechanism_phase(args) -> Phase:
+    """The single phase of --sampling/--noise/--q/--batch-size/--dataset-size/--sigma/--steps."""
+    sampling = _choice("sampling", getattr(args, "sampling", "poisson"), SAMPLINGS)
+    noise = _choice("noise", getattr(args, "noise", "gaussian"), NOISES)
+    b = _size("batch-size", getattr(args, "batch_size", None))
+    n = _size("dataset-size", getattr(args, "dataset_size", None))
+    d = _size("dimension", getattr(args, "dimension", None))
+    sigma, steps = _sigma(args.sigma), _steps(args.steps)
+    if sampling == "full-batch":
+        if args.q is not None and _q(args.q) != 1.0:
+            raise InvalidParameter(f"full-batch sampling has q = 1, got --q {args.q}")
+        return Phase.full_batch(sigma=sigma, steps=steps, noise=noise, dimension=d)
+    if sampling == "poisson":
+        if args.q is None and b is not None and n is not None:
+            return Phase(b / n, sigma, steps, noise=noise, dataset_size=n, batch_size=b, dimension=d)
+        return Phase(_q(args.q), sigma, steps, noise=noise, dimension=d)
+    if b is None and args.q is not None and n is not None:
+        b = round(_q(args.q) * n)
+    if b is None or n is None:
+        raise InvalidParameter(f"{sampling} sampling needs --batch-size B and --dataset-size N")
+    make = Phase.fixed_size if sampling == "fixed-size" else Phase.with_replacement
+    return make(batch_size=b, dataset_size=n, sigma=sigma, steps=steps, noise=noise, dimension=d)
+
+
 def _schedule(args) -> Schedule:
-    """The schedule of --phase options, or the single phase --q/--sigma/--steps (never both)."""
+    """The schedule of --phase options, or the single phase of the mechanism options (never both)."""
     adjacency = _adjacency(args.adjacency)
     if args.phase:
         given = [f"--{n}" for n in ("q", "sigma", "steps") if getattr(args, n) is not None]
         if given:
             raise InvalidParameter(f"--phase replaces --q/--sigma/--steps; got both --phase and {given[0]}")
+        if getattr(args, "sampling", "poisson") != "poisson" or getattr(args, "noise", "gaussian") != "gaussian":
+            raise InvalidParameter("--phase describes Poisson Gaussian phases only; use --sampling/--noise "
+                                   "with --q/--sigma/--steps")
         return Schedule(tuple(_phase(p) for p in args.phase), adjacency)
-    return Schedule.constant(q=_q(args.q), sigma=_sigma(args.sigma), steps=_steps(args.steps),
-                             adjacency=adjacency)
+    return Schedule((_mechanism_phase(args),), adjacency)
 
 
 def _methods(text: str) -> tuple:
@@ -153,8 +196,8 @@ def jsonable(value):
 
 def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: float):
     if method == "pld":
-        from .pld import epsilon_pld
-        return epsilon_pld(schedule, delta, rel_width=rel_width)
+        from .accounting import epsilon
+        return epsilon(schedule, delta, rel_width=rel_width)
     if method == "rdp":
         from .conversions import epsilon_rdp
         return epsilon_rdp(schedule, delta)
@@ -170,8 +213,10 @@ def _describe(b) -> str:
         kind = "certified lower and upper bounds"
     else:
         kind = "certified upper bound; the lower bound is the trivial 0"
-    return (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
+    text = (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
             f"({kind}; adjacency {b.adjacency}, delta={b.delta:g})")
+    note = b.details.get("note") if isinstance(b.details, dict) else None
+    return text + (f"\n         note: {note}" if note and b.certified else "")
 
 
 def _one_of_all(method: str, schedule: Schedule, delta: float, rel_width: float):
@@ -203,8 +248,8 @@ def cmd_epsilon(args) -> dict:
 def cmd_delta(args) -> dict:
     schedule = _schedule(args)
     epsilon = _epsilon(args.epsilon)
-    from .pld import delta_pld
-    b = delta_pld(schedule, epsilon)
+    from .accounting import delta
+    b = delta(schedule, epsilon)
     out = dict(jsonable(b.to_dict()), schedule=schedule.to_dict())
     kind = "certified lower and upper bounds" if b.certified else "estimate, not a certified bound"
     text = (f"{b.method:8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
@@ -240,8 +285,13 @@ def cmd_critical_steps(args) -> dict:
 # --- parser ----------------------------------------------------------------------------------------
 
 _HELP = {
-    "q": "Poisson sampling rate, in (0, 1]",
-    "sigma": "noise multiplier (> 0)",
+    "q": "Poisson sampling rate, in (0, 1] (alias --sampling-rate)",
+    "sigma": "noise multiplier = noise scale / per-record sensitivity, > 0 (alias --noise-multiplier)",
+    "sampling": f"batch sampling: {', '.join(SAMPLINGS)} (default poisson)",
+    "noise": f"noise: {', '.join(NOISES)} (default gaussian)",
+    "batch-size": "batch size B (fixed-size, with-replacement; with poisson q = B/N)",
+    "dataset-size": "data set size N (with --batch-size, an alternative to --q)",
+    "dimension": "dimension of the l2-knorm noise",
     "steps": "number of steps (positive integer)",
     "phase": "one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)",
     "delta": "target delta, in (0, 1)",
@@ -259,6 +309,16 @@ def _subcommand(sub, name: str, help: str, run, options: tuple) -> argparse.Argu
             p.add_argument("--phase", action="append", metavar="q,sigma,steps", help=_HELP["phase"])
         elif option == "adjacency":
             p.add_argument("--adjacency", default="add-remove", help=_HELP["adjacency"])
+        elif option == "q":
+            p.add_argument("--q", "--sampling-rate", dest="q", help=_HELP["q"])
+        elif option == "sigma":
+            p.add_argument("--sigma", "--noise-multiplier", dest="sigma", help=_HELP["sigma"])
+        elif option == "sampling":
+            p.add_argument("--sampling", default="poisson", help=_HELP["sampling"])
+        elif option == "noise":
+            p.add_argument("--noise", default="gaussian", help=_HELP["noise"])
+        elif option in ("batch-size", "dataset-size"):
+            p.add_argument(f"--{option}", dest=option.replace("-", "_"), help=_HELP[option])
         else:
             p.add_argument(f"--{option}", help=_HELP[option])
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -268,19 +328,24 @@ def _subcommand(sub, name: str, help: str, run, options: tuple) -> argparse.Argu
     return p
 
 
+_MECHANISM = ("sampling", "batch-size", "dataset-size", "noise", "dimension")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog=PROG, description="Privacy accountants for the Poisson-subsampled "
-                            "Gaussian mechanism (certified bounds).")
+    parser = _OneLineParser(prog=PROG, description="Certified privacy accountants for noisy sums with "
+                            "Poisson, fixed-size, with-replacement or full-batch sampling.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="Dask scheduler address (recorded; these commands do not sweep)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = _subcommand(sub, "epsilon", "epsilon bounds at a given delta", cmd_epsilon,
-                    ("q", "sigma", "steps", "phase", "delta", "adjacency"))
+                    ("q", "sigma", "steps", "phase", "delta", "adjacency") + _MECHANISM)
     p.add_argument("--method", default="pld", help="pld (default), rdp, gdp-clt or all")
     p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH),
                    help=f"PLD target relative width (upper-lower)/upper (default {PLD_RELATIVE_WIDTH:g})")
     _subcommand(sub, "delta", "delta bounds at a given epsilon (PLD)", cmd_delta,
-                ("q", "sigma", "steps", "phase", "epsilon", "adjacency"))
+                ("q", "sigma", "steps", "phase", "epsilon", "adjacency") + _MECHANISM)
     _subcommand(sub, "calibrate-sigma", "smallest sigma with certified epsilon_upper <= target",
                 cmd_calibrate_sigma, ("q", "steps", "delta", "epsilon", "adjacency"))
     _subcommand(sub, "critical-steps", "largest steps with certified epsilon_upper <= target",
@@ -288,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--delta", "--epsilon", "--rel-width", "--phase")
+_VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--delta", "--epsilon", "--rel-width", "--phase",
+                  "--sampling-rate", "--noise-multiplier", "--batch-size", "--dataset-size", "--dimension")
 
 
 def _attach_negative_values(argv: List[str]) -> List[str]:

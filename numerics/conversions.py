@@ -29,7 +29,7 @@ from .errors import InvalidParameter, check_delta, check_epsilon, check_order
 from .precision import DEFAULT_RDP_ORDERS, RDP_CONVERSION_DPS
 from .rdp import rdp_epsilon_order
 from .results import DeltaBounds, EpsilonBounds
-from .schedule import Schedule
+from .schedule import Schedule, require_poisson_gaussian
 
 CONVERSIONS = ("improved", "classic")
 _EVALUATED = "integer grid + descent over fractional"
@@ -65,6 +65,7 @@ def _log_delta_at_order(rho, order, epsilon, conversion: str):
 def _check_inputs(schedule, orders, conversion) -> list:
     if not isinstance(schedule, Schedule):
         raise InvalidParameter(f"schedule must be a numerics.schedule.Schedule, got {type(schedule).__name__}")
+    require_poisson_gaussian(schedule, "numerics.conversions (RDP)")
     if conversion not in CONVERSIONS:
         raise InvalidParameter(f"conversion must be one of {CONVERSIONS}, got {conversion!r}")
     grid = sorted({check_order(a, "orders") for a in (DEFAULT_RDP_ORDERS if orders is None else orders)})

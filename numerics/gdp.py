@@ -21,7 +21,7 @@ from scipy import optimize, special
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
 from .precision import MP_DPS
 from .results import DeltaBounds, EpsilonBounds
-from .schedule import Schedule
+from .schedule import Schedule, require_poisson_gaussian
 
 
 def _check_mu(mu) -> float:
@@ -39,14 +39,21 @@ def delta_gdp(epsilon: float, mu: float) -> float:
     :math:`x > y` we evaluate :math:`\Phi(y-x)(1-r)`: no overflow of :math:`e^\varepsilon`, no difference
     of two tiny numbers. For :math:`x \le y` both terms are O(1) and the direct form (in log space) is used.
     """
+    return math.exp(log_delta_gdp(epsilon, mu))
+
+
+def log_delta_gdp(epsilon: float, mu: float) -> float:
+    """``log delta_gdp(epsilon, mu)``, finite far into the tail where delta itself underflows (the
+    first factor as ``log_ndtr``, the bracket as ``log1p``); -inf only where delta is exactly 0."""
     epsilon, mu = check_epsilon(epsilon), _check_mu(mu)
     x, y = epsilon / mu, mu / 2
     if x > y:
         ratio = special.erfcx((x + y) / math.sqrt(2)) / special.erfcx((x - y) / math.sqrt(2))
-        return float(special.ndtr(y - x) * (1.0 - ratio))
+        return float(special.log_ndtr(y - x)) + (math.log1p(-ratio) if ratio < 1 else -math.inf)
     log_first = special.log_ndtr(y - x)
     log_second = epsilon + special.log_ndtr(-x - y)
-    return float(math.exp(log_first) * -math.expm1(log_second - log_first))
+    gap = log_second - log_first
+    return float(log_first) + (math.log(-math.expm1(gap)) if gap < 0 else -math.inf)
 
 
 def epsilon_gdp(delta: float, mu: float) -> float:
@@ -58,7 +65,7 @@ def epsilon_gdp(delta: float, mu: float) -> float:
     log_delta = math.log(delta)
 
     def gap(eps):
-        return math.log(delta_gdp(eps, mu)) - log_delta
+        return log_delta_gdp(eps, mu) - log_delta
 
     hi = mu * mu / 2 + mu  # delta(eps) decreases; double until it is below the target
     while gap(hi) > 0:
@@ -118,6 +125,7 @@ def mu_clt_schedule(schedule: Schedule) -> float:
     """
     if not isinstance(schedule, Schedule):
         raise InvalidParameter(f"schedule must be a numerics.schedule.Schedule, got {type(schedule).__name__}")
+    require_poisson_gaussian(schedule, "the GDP central limit theorem")
     mu = math.sqrt(sum(mu_clt_poisson(p.q, p.sigma, p.steps) ** 2 for p in schedule.phases))
     return 2 * mu if schedule.adjacency == "replace-one" else mu
 

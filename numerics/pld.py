@@ -54,12 +54,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.fft
+import scipy.special
 
 from .errors import InvalidParameter, check_delta, check_epsilon
 from .pld_pairs import MixturePair
 from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH
 from .results import DeltaBounds, EpsilonBounds
-from .schedule import Schedule
+from .schedule import Schedule, require_poisson_gaussian
 
 
 class AccuracyNotReached(RuntimeError):
@@ -247,18 +248,16 @@ def _tail_sums(c: ComposedPLD, pmf: np.ndarray, upper: bool):
     """For every grid index K: x_K, A_K = sum_{j>K} m_j and D_K = delta(x_K) = A_K - B_K with
     B_K = sum_{j>K} m_j e^{x_K - x_j}.
 
-    B is accumulated with weights e^{x_top - x_j}, exact while x_top - x_K <= 700; further below (a
-    window wider than 700 nats) D_K is replaced by its bound on the safe side: A_K (>= D_K) for an
-    upper bound on delta, 0 (<= D_K) for a lower bound.
+    B is accumulated in log space, log sum_{j>K} m_j e^{-x_j} by ``np.logaddexp.accumulate``, so that
+    windows wider than 700 nats (epsilon in the thousands) stay exact; ``upper`` is kept for callers.
     """
     x = (c.k0 + np.arange(len(pmf))) * c.h
-    rel = x[-1] - x
-    exact = rel <= 700.0
-    rel = np.minimum(rel, 700.0)
     a = np.concatenate([np.cumsum(pmf[::-1])[::-1][1:], [0.0]])
-    w = np.concatenate([np.cumsum((pmf * np.exp(rel))[::-1])[::-1][1:], [0.0]])
-    b = w * np.exp(-rel)
-    d = np.where(exact, a - b, a if upper else 0.0)
+    with np.errstate(divide="ignore"):
+        log_terms = np.log(pmf) - x
+    log_s = np.concatenate([np.logaddexp.accumulate(log_terms[::-1])[::-1][1:], [-np.inf]])
+    b = np.exp(np.minimum(x + log_s, 0.0))  # m_j e^{x_K - x_j} <= m_j, so b <= a <= 1
+    d = np.maximum(a - b, 0.0)
     return x, a, b, d
 
 
@@ -280,18 +279,24 @@ def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float, upper: bool) -> float
         return math.inf
     if idx == 0:
         return max(_solve_between(c, pmf, delta, x[0] - c.h), 0.0)
-    if x[-1] - x[idx - 1] > 700.0:  # B inexact there (only upper bounds reach this): x_K is safe
-        return max(float(x[idx]), 0.0)
     # on (x_{K-1}, x_K] delta(eps) = A - e^eps sum_{j>=K} m_j e^{-x_j}; solve exactly
-    a_k, b_k = a[idx - 1], b[idx - 1] * math.exp(-x[idx - 1])
-    return max(math.log((a_k - delta) / b_k), 0.0)
+    # in log space: e^{-x_{K-1}} underflows for epsilon beyond ~700
+    a_k, b_k = a[idx - 1], b[idx - 1]
+    if b_k <= 0.0:  # no mass strictly above: delta is flat there, x_K is the answer
+        return max(float(x[idx]), 0.0)
+    return max(math.log(a_k - delta) - math.log(b_k) + float(x[idx - 1]), 0.0)
 
 
 def _solve_between(c, pmf, delta, eps_hint=None):
     """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
-    m, w = pmf.sum(), np.sum(pmf * np.exp(-(x - x[0]))) * math.exp(-x[0])
-    return math.log((m - delta) / w) if m > delta else -math.inf
+    m = pmf.sum()
+    if m <= delta:
+        return -math.inf
+    # log W = log sum_j m_j e^{-x_j} in log space: the window may start hundreds of nats below 0
+    with np.errstate(divide="ignore"):
+        log_w = float(scipy.special.logsumexp(np.log(pmf) - x))
+    return math.log(m - delta) - log_w
 
 
 # --------------------------------------------------------------------------------------------------
@@ -408,6 +413,11 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
                 raise AccuracyNotReached(f"relative width {rel_width:.3g} not reachable: {exc}{reached}") from None
         low = max(v[0] for v in current.values())
         up = max(v[1] for v in current.values())
+        if low > up + max(abs_width, 1e-12 * abs(up)):
+            # the two sides are computed independently; crossing means the floating-point noise of the
+            # FFT (estimated, not enclosed) is beyond the target delta: refuse rather than report it
+            raise AccuracyNotReached(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
+                                     f"h={h:.3g}): floating-point noise of the FFT exceeds this delta")
         width = (up - low) / up if up - low > abs_width else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,
                         "directions": list(active), "seconds": time.perf_counter() - started})
@@ -428,6 +438,7 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
 def _validate_schedule(schedule) -> Schedule:
     if not isinstance(schedule, Schedule):
         raise InvalidParameter(f"schedule must be a numerics.schedule.Schedule, got {type(schedule).__name__}")
+    require_poisson_gaussian(schedule, "numerics.pld")
     return schedule
 
 

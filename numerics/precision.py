@@ -41,3 +41,12 @@ PLD_ABSOLUTE_WIDTH = 1e-8
 #: (e.g. seed 002's theorem guarantees): a coarser grid than the default is sound and keeps very long
 #: schedules within the grid budget.
 COARSE_PLD_RELATIVE_WIDTH = 1e-2
+#: absolute width (upper - lower) of delta that the PLD accountants accept whatever the relative width
+#: (numerics.pld_general): deltas below it are within the FFT's floating-point noise, so a delta bracket
+#: is certified to a relative width or to this absolute one.
+PLD_DELTA_ABSOLUTE_WIDTH = 1e-12
+#: below this delta numerics.pld_general composes the epsilon side with exponential tilting
+#: (numerics.pld_tilted): a plain double-precision FFT cannot resolve deltas far below it.
+TILT_BELOW_DELTA = 1e-8
+#: below this delta Poisson replace-one epsilon (numerics.pld, no FFT-noise guard, no tilting) is refused.
+POISSON_REPLACE_ONE_MIN_DELTA = 1e-10

@@ -38,7 +38,7 @@ import numpy as np
 
 from .errors import InvalidParameter, check_order, check_q, check_sigma
 from .precision import MP_DPS, RDP_GUARD_DPS
-from .schedule import Schedule
+from .schedule import Schedule, require_poisson_gaussian
 
 #: guard digits added to the caller's precision for the intermediate sums (numerics.precision).
 _GUARD_DPS = RDP_GUARD_DPS
@@ -195,6 +195,7 @@ def rdp_epsilon_order(schedule: Schedule, order: float, *, dps: int | None = Non
     For a replace-one schedule each step's term is the weak-triangle bound of the module docstring.
     """
     order = check_order(order)
+    require_poisson_gaussian(schedule, "numerics.rdp")
     with mpmath.workdps((MP_DPS if dps is None else int(dps)) + _GUARD_DPS):
         total = mpmath.mpf(0)
         for phase in schedule.phases:

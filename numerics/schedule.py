@@ -1,40 +1,145 @@
 """The privacy schedule: an immutable description of what was run, shared by every accountant.
 
-A schedule is a tuple of phases (q_i, sigma_i, T_i): T_i steps of the Poisson-subsampled Gaussian
-mechanism with sampling rate q_i and noise multiplier sigma_i (sensitivity 1), plus the neighbouring
-relation the guarantee is stated for. Following dp_accounting's frozen ``DpEvent`` objects, a schedule
-describes; accountants compute.
+A schedule is a tuple of phases plus the neighbouring relation the guarantee is stated for. A phase is
+``steps`` identical steps of a noisy sum of per-record contributions (each of norm at most the clip
+norm C) described by
+
+* its **sampling**: ``"poisson"`` (every record independently with rate q), ``"fixed-size"`` (a batch
+  of ``batch_size`` b records drawn without replacement from ``dataset_size`` n), ``"with-replacement"``
+  (b independent uniform draws from the n records) or ``"full-batch"`` (every record, q = 1);
+* its **noise**: ``"gaussian"`` (N(0, s^2 I)), ``"laplace"`` (scalar records, density ~ exp(-|x|/s)) or
+  ``"l2-knorm"`` (density ~ exp(-||x||_2 / s) in R^dimension, the l2 K-norm mechanism);
+* its **noise multiplier** ``sigma`` = s / C (noise scale / per-record sensitivity), for every noise.
+
+For fixed-size and with-replacement phases ``q`` is set to b/n (only a convenience: the accountants
+never treat such a phase as Poisson). Under add-remove, n is the size of the larger of the two data
+sets, the one the batch is drawn from (the pessimistic choice: a sampling fraction b/n).
+Following dp_accounting's frozen ``DpEvent`` objects, a schedule describes; accountants compute
+(numerics.accounting holds the table of which accountant covers which phase).
 
 Adjacency
 ---------
 ``"add-remove"`` (default): neighbouring data sets differ by one added or removed record; the worst of
 the two directions is reported. This is the relation of seeds 000 and 002 (002_13c470b90c68bab6.txt
 L54). ``"replace-one"``: one record is substituted (seeds 001, 003, 004); each accountant documents
-the dominating pair it uses for it (numerics.pld, numerics.rdp), and it is never smaller than the
-add/remove epsilon (an accountant may be loose, never optimistic).
+the dominating pair it uses for it (numerics.pld, numerics.rdp, numerics.pld_general), and it is never
+smaller than the add/remove epsilon (an accountant may be loose, never optimistic).
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
-from typing import Iterable, Tuple
+from typing import Iterable, Optional, Tuple
 
 from .errors import InvalidParameter, check_q, check_sigma, check_steps
 
 ADJACENCIES = ("add-remove", "replace-one")
+SAMPLINGS = ("poisson", "fixed-size", "with-replacement", "full-batch")
+NOISES = ("gaussian", "laplace", "l2-knorm")
+
+
+def _positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not float(value).is_integer() \
+            or not value >= 1:
+        raise InvalidParameter(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
 class Phase:
-    """``steps`` compositions of the Poisson-subsampled Gaussian with rate ``q`` and noise ``sigma``."""
+    """``steps`` identical steps: sampling with rate ``q`` (or b of n), noise multiplier ``sigma``.
+
+    ``Phase(q, sigma, steps)`` is the Poisson-subsampled Gaussian; the keyword fields name any other
+    mechanism (module docstring); the constructors below fill them consistently.
+    """
 
     q: float
     sigma: float
     steps: int
+    sampling: str = "poisson"
+    noise: str = "gaussian"
+    batch_size: Optional[int] = None
+    dataset_size: Optional[int] = None
+    dimension: Optional[int] = None
 
     def __post_init__(self):
-        object.__setattr__(self, "q", check_q(self.q))
+        if self.sampling not in SAMPLINGS:
+            raise InvalidParameter(f"sampling must be one of {', '.join(SAMPLINGS)}, got {self.sampling!r}")
+        if self.noise not in NOISES:
+            raise InvalidParameter(f"noise must be one of {', '.join(NOISES)}, got {self.noise!r}")
         object.__setattr__(self, "sigma", check_sigma(self.sigma))
         object.__setattr__(self, "steps", check_steps(self.steps))
+        self._check_sizes()
+        self._check_dimension()
+        object.__setattr__(self, "q", check_q(self.q))
+
+    def _check_sizes(self):
+        b, n = self.batch_size, self.dataset_size
+        if self.sampling in ("fixed-size", "with-replacement"):
+            if b is None or n is None:
+                raise InvalidParameter(f"{self.sampling} sampling needs batch_size and dataset_size")
+            b, n = _positive_int(b, "batch_size"), _positive_int(n, "dataset_size")
+            if self.sampling == "fixed-size" and b > n:
+                raise InvalidParameter(f"batch_size must be <= dataset_size for fixed-size sampling, "
+                                       f"got {b} > {n}")
+            object.__setattr__(self, "batch_size", b)
+            object.__setattr__(self, "dataset_size", n)
+            object.__setattr__(self, "q", b / n)
+        elif self.sampling == "full-batch":
+            object.__setattr__(self, "q", 1.0)
+        for name in ("batch_size", "dataset_size"):
+            if self.sampling in ("poisson", "full-batch") and getattr(self, name) is not None:
+                object.__setattr__(self, name, _positive_int(getattr(self, name), name))
+
+    def _check_dimension(self):
+        if self.noise == "l2-knorm":
+            if self.dimension is None:
+                raise InvalidParameter("l2-knorm noise needs a dimension (a positive integer)")
+            object.__setattr__(self, "dimension", _positive_int(self.dimension, "dimension"))
+        elif self.dimension is not None:
+            d = _positive_int(self.dimension, "dimension")
+            if self.noise == "laplace" and d != 1:
+                raise InvalidParameter(f"laplace noise is accounted for scalar records only (dimension 1), "
+                                       f"got dimension {d}")
+            object.__setattr__(self, "dimension", d)
+
+    @classmethod
+    def fixed_size(cls, *, batch_size: int, dataset_size: int, sigma: float, steps: int,
+                   noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
+        """Batches of ``batch_size`` records drawn without replacement from ``dataset_size``."""
+        return cls(batch_size / dataset_size if _sizes_ok(batch_size, dataset_size) else 1.0, sigma, steps,
+                   "fixed-size", noise, batch_size, dataset_size, dimension)
+
+    @classmethod
+    def with_replacement(cls, *, batch_size: int, dataset_size: int, sigma: float, steps: int,
+                         noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
+        """Batches of ``batch_size`` independent uniform draws from ``dataset_size`` records."""
+        return cls(batch_size / dataset_size if _sizes_ok(batch_size, dataset_size) else 1.0, sigma, steps,
+                   "with-replacement", noise, batch_size, dataset_size, dimension)
+
+    @classmethod
+    def full_batch(cls, *, sigma: float, steps: int, noise: str = "gaussian",
+                   dimension: Optional[int] = None) -> "Phase":
+        """Every record in every step (q = 1)."""
+        return cls(1.0, sigma, steps, "full-batch", noise, None, None, dimension)
+
+    @property
+    def kind(self) -> Tuple[str, str]:
+        """(sampling, noise): with the adjacency, the key of numerics.accounting's dispatch table."""
+        return self.sampling, self.noise
+
+    def to_dict(self) -> dict:
+        out = {"q": self.q, "sigma": self.sigma, "steps": self.steps, "sampling": self.sampling,
+               "noise": self.noise}
+        for name in ("batch_size", "dataset_size", "dimension"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        return out
+
+
+def _sizes_ok(b, n) -> bool:
+    """Whether b / n can be formed (validation with a proper message happens in Phase itself)."""
+    return all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v >= 1 for v in (b, n))
 
 
 @dataclass(frozen=True)
@@ -60,9 +165,9 @@ class Schedule:
         return cls((Phase(q, sigma, steps),), adjacency)
 
     @classmethod
-    def from_phases(cls, phases: Iterable[Tuple[float, float, int]], adjacency: str = "add-remove") -> "Schedule":
-        """Build from ``(q, sigma, steps)`` triples."""
-        return cls(tuple(Phase(*p) for p in phases), adjacency)
+    def from_phases(cls, phases: Iterable, adjacency: str = "add-remove") -> "Schedule":
+        """Build from ``(q, sigma, steps)`` triples (Poisson Gaussian) or ``Phase`` values."""
+        return cls(tuple(p if isinstance(p, Phase) else Phase(*p) for p in phases), adjacency)
 
     @classmethod
     def per_round(cls, qs: Iterable[float], sigmas: Iterable[float], adjacency: str = "add-remove") -> "Schedule":
@@ -79,6 +184,18 @@ class Schedule:
     def total_steps(self) -> int:
         return sum(p.steps for p in self.phases)
 
+    @property
+    def is_poisson_gaussian(self) -> bool:
+        """Every phase Poisson-subsampled Gaussian: the mechanism numerics.pld/rdp/gdp are written for."""
+        return all(p.kind == ("poisson", "gaussian") for p in self.phases)
+
     def to_dict(self) -> dict:
-        return {"adjacency": self.adjacency,
-                "phases": [{"q": p.q, "sigma": p.sigma, "steps": p.steps} for p in self.phases]}
+        return {"adjacency": self.adjacency, "phases": [p.to_dict() for p in self.phases]}
+
+
+def require_poisson_gaussian(schedule: Schedule, accountant: str) -> None:
+    """Refuse, in one line, a schedule with a phase an accountant for the Poisson Gaussian cannot cover."""
+    if isinstance(schedule, Schedule) and not schedule.is_poisson_gaussian:
+        other = next(p for p in schedule.phases if p.kind != ("poisson", "gaussian"))
+        raise InvalidParameter(f"{accountant} covers Poisson-sampled Gaussian phases only, got sampling "
+                               f"{other.sampling!r} with noise {other.noise!r}; use numerics.epsilon")

@@ -104,3 +104,27 @@ def test_example_guarantees_hold_by_the_certified_accountant(n):
     v = ledger.get(f"000.example-{n}.accountant").evaluate()
     assert v.status == "holds"
     assert v.evidence["eps_upper"] <= v.evidence["epsilon_claimed"]
+
+
+def test_main_text_sequence_needs_fewer_rounds_and_gives_a_smaller_budget():
+    # 000.example-3.main-text: s_i = ceil(N_c q (i + m)) summed until K = 25,000 (L220), recounted in integers
+    from theory.ledger import get
+
+    cx = get("000.example-3.main-text").evaluate().counterexample
+    rep = ex.replay(3)
+    f, x = rep["final"], rep["inputs"]
+    sizes, total, rounds = [], 0, 0
+    while total < 25000:
+        s = math.ceil(float(x["n_c"] * f["q"]) * (rounds + float(f["m"])) - 1e-9)
+        total, rounds = total + s, rounds + 1
+    assert rounds == cx["T_real"] < cx["T_printed"]
+    gamma = float(f["m"]) / rounds
+    factor = (1 + gamma) ** 5 / math.sqrt(1 - float(x["r0"]) / 8)  # case-1 factor, p = 1 (L1100)
+    assert 8 / factor < 5.775  # the printed 5.78 needs the smaller gamma = m/195
+
+
+def test_example2_q_agrees_through_its_rounded_coefficient():
+    rows = {r["constant"]: r for r in ex.constant_rows(2)}
+    lo, hi = rows["q_K_minus"]["range_from_rounded_input"]
+    assert lo <= rows["q_K_minus"]["ours"] <= hi
+    assert (0.845 / 10) ** 3 == pytest.approx(float(rows["q_K_minus"]["printed"]), rel=1e-12)

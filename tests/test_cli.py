@@ -106,9 +106,12 @@ def test_epsilon_pld_json_matches_the_accountant(capsys):
     got = _json(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "pld")
     for key in ("epsilon_lower", "epsilon_upper", "delta", "method", "adjacency", "certified"):
         assert key in got
-    direct = pld.epsilon_pld(Schedule.constant(q=0.01, sigma=1.0, steps=100), 1e-5, rel_width=1e-3)
+    import numerics
+    direct = numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=100), 1e-5, rel_width=1e-3)
     assert got["epsilon_upper"] == direct.epsilon_upper
     assert got["epsilon_lower"] == direct.epsilon_lower
+    other = pld.epsilon_pld(Schedule.constant(q=0.01, sigma=1.0, steps=100), 1e-5, rel_width=1e-3)
+    assert other.epsilon_lower <= got["epsilon_upper"] and got["epsilon_lower"] <= other.epsilon_upper
     assert got["certified"] is True and got["adjacency"] == "add-remove"
     assert 0 < got["epsilon_lower"] <= got["epsilon_upper"]
 
@@ -207,3 +210,76 @@ def test_clt_and_rdp_text_say_which_side(capsys, adjacency):
     assert status == 0 and "estimate, not a certified bound" in out and adjacency in out
     status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "rdp", "--adjacency", adjacency)
     assert status == 0 and "certified upper bound; the lower bound is the trivial 0" in out
+
+
+# --- issue 18: mechanisms, aliases, version, the three invocations that used to fail ----------------
+
+MECH_BAD = [
+    (["epsilon", "--sampling", "shuffle", *BASE, "--delta", "1e-5"], "sampling"),
+    (["epsilon", "--noise", "cauchy", *BASE, "--delta", "1e-5"], "noise"),
+    (["epsilon", "--sampling", "fixed-size", "--sigma", "1", "--steps", "3", "--delta", "1e-5"], "batch-size"),
+    (["epsilon", "--sampling", "fixed-size", "--batch-size", "9", "--dataset-size", "4", "--sigma", "1",
+      "--steps", "3", "--delta", "1e-5"], "batch_size"),
+    (["epsilon", "--sampling", "poisson", "--noise", "laplace", *BASE, "--delta", "1e-5", "--adjacency",
+      "replace-one"], "laplace"),
+    (["epsilon", "--sampling", "full-batch", "--noise", "l2-knorm", "--sigma", "1", "--steps", "3",
+      "--delta", "1e-5"], "dimension"),
+    (["epsilon", "--sampling", "full-batch", "--q", "0.5", "--sigma", "1", "--steps", "3", "--delta", "1e-5"], "q"),
+    (["epsilon", "--noise", "laplace", "--dimension", "3", *BASE, "--delta", "1e-5"], "dimension"),
+]
+
+
+@pytest.mark.parametrize("argv,name", MECH_BAD, ids=[" ".join(a[:4]) for a, _ in MECH_BAD])
+def test_mechanism_bad_input_exits_2_with_one_line(capsys, argv, name):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and name in err
+
+
+def test_aliases_and_dataset_size_give_the_same_schedule(capsys):
+    _, a, _ = run(capsys, "epsilon", "--q", "0.01", "--sigma", "1", "--steps", "100", "--delta", "1e-5", "--json")
+    _, b, _ = run(capsys, "epsilon", "--sampling-rate", "0.01", "--noise-multiplier", "1", "--steps", "100",
+                  "--delta", "1e-5", "--json")
+    _, c, _ = run(capsys, "epsilon", "--batch-size", "10", "--dataset-size", "1000", "--sigma", "1",
+                  "--steps", "100", "--delta", "1e-5", "--json")
+    ja, jb, jc = json.loads(a), json.loads(b), json.loads(c)
+    assert ja["epsilon_upper"] == jb["epsilon_upper"] == jc["epsilon_upper"]
+
+
+def test_fixed_size_replace_one_json(capsys):
+    status, out, _ = run(capsys, "epsilon", "--sampling", "fixed-size", "--batch-size", "10", "--dataset-size",
+                         "1000", "--sigma", "1.1", "--steps", "200", "--delta", "1e-5", "--adjacency", "replace-one",
+                         "--json")
+    j = json.loads(out)
+    assert status == 0 and 0 < j["epsilon_lower"] < j["epsilon_upper"]
+    assert j["schedule"]["phases"][0]["sampling"] == "fixed-size" and j["adjacency"] == "replace-one"
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.startswith("dpverify ")
+
+
+@pytest.mark.parametrize("argv", [
+    ["epsilon", "--q", "0.01", "--sigma", "0.3", "--steps", "1000", "--delta", "1e-5", "--method", "all", "--json"],
+    ["delta", "--q", "0.01", "--sigma", "1", "--steps", "1000", "--epsilon", "0", "--json"],
+])
+def test_invocations_that_used_to_raise(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    j = json.loads(out)
+    if "methods" in j:
+        assert all("error" not in m for m in j["methods"].values())
+    else:
+        assert 0 < j["delta_lower"] <= j["delta_upper"] < 1   # the total-variation distance
+
+
+@pytest.mark.slow
+def test_sigma_03_one_hundred_thousand_steps(capsys):
+    status, out, err = run(capsys, "epsilon", "--q", "0.01", "--sigma", "0.3", "--steps", "100000",
+                           "--delta", "1e-5", "--json")
+    assert status == 0, err
+    j = json.loads(out)
+    assert 0 < j["epsilon_lower"] <= j["epsilon_upper"] < math.inf

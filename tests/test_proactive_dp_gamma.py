@@ -98,3 +98,16 @@ def test_rhs_outside_domain_raises():
         G.gamma_rhs(G.h(10.0), 10.0)
     with pytest.raises(InvalidParameter):
         G.gamma_rhs(0.01, 10.0, form="nope")
+
+
+def test_g38_counterexample_meets_the_hypotheses_and_differs():
+    # recomputed in plain floats from the printed (38) (L884) and B.4's g (L840): eps > 0, 0 < delta < 1
+    cx = get("002.gamma.g-38-vs-B4").evaluate().counterexample
+    eps, delta = cx["epsilon"], cx["delta"]
+    assert eps > 0 and 0 < delta < 1
+    big_l = math.log(1 / delta)
+    sigma = math.sqrt(2 * (eps + big_l) / eps)
+    first = math.sqrt(eps) / (math.e * math.sqrt(2 * (eps + big_l)))
+    second = (math.sqrt(1 + math.e ** 2 * eps / (2 * (eps + big_l))) - math.e * math.sqrt(eps) / sigma) ** 2
+    g_b4 = min(1 / (math.e * sigma), (math.sqrt(1 + (math.e / sigma) ** 2) - math.e / sigma) ** 2)
+    assert min(first, second) > 1.4 * g_b4  # (38) admits larger alpha than Theorem B.4: the optimistic side

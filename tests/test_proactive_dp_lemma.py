@@ -116,13 +116,23 @@ def test_geometric_counterexample_recomputed_in_floats():
     assert math.isclose(log_sum - logs[0] + math.log(1 - float(u0)), cex["log_ratio_x"], rel_tol=1e-9)
 
 
-def test_step_15_counterexample_recomputed():
+def test_step_15_fails_only_outside_the_lemma():
+    # (14) > (15) at sigma = 216/215, q = 0.995, t = 3, but no lam >= 2 is admissible there:
+    # lam <= sigma^2 ln(1/(q sigma)) < 1 (L518), so the step is never used at this point (claim holds, issue 17)
     sigma = 216 / 215 * (1 + 1e-9)
     q = 0.995  # <= r0/sigma with r0 = q sigma < 1
     assert q * sigma < 1
     c = lb.c_of_l612(q, sigma)
     assert mm.moment_bound_14(3, q, sigma) > lb.eq15(3, q, sigma, c)
     assert mm.moment_bound_14(3, q, sigma) <= lb.eq15(3, q, sigma, 2)  # with c = 2 the step holds here
+    assert sigma ** 2 * math.log(1 / (q * sigma)) < 1
+    assert lb.lam_max_admissible(sigma, q, q * sigma * (1 + 1e-9)) == 0
+
+
+def test_step_15_worst_admissible_point_recomputed():
+    w = lb.check_step_15().evidence["worst_with_c_of_L612"]
+    assert w["t"] <= w["lam_max"] + 1 and w["q"] * w["sigma"] <= w["r0"] < 1
+    assert mm.moment_bound_14(w["t"], w["q"], w["sigma"]) <= lb.eq15(w["t"], w["q"], w["sigma"], lb.c_of_l612(w["q"], w["sigma"]))
 
 
 def test_regroup_counterexample_recomputed():

@@ -134,7 +134,8 @@ def test_privacy_schedule_is_recorded_per_round():
     res = simulate(RunConfig(**TINY, dp_sigma=3.0))
     sched = res["privacy"]["schedules"][0]
     n_c = 1000 - 200  # 80 % train split
-    assert sched["phases"] == [{"q": 10 / (n_c / 5), "sigma": 3.0, "steps": 20}]
+    assert sched["phases"] == [{"q": 10 / (n_c / 5), "sigma": 3.0, "steps": 20, "sampling": "poisson",
+                                "noise": "gaussian"}]
     assert res["privacy"]["accounting_matches_sampling"] is True
     fixed = simulate(RunConfig(**TINY, dp_sigma=3.0, sampling="fixed"))
     assert fixed["privacy"]["accounting_matches_sampling"] is False

@@ -499,7 +499,7 @@ def wait_equality() -> Verdict:
                        "s_0 - s_{0,c}, so it can pass tau(t_glob) without ever being equal to it; Appendix A's '<=' "
                        "waits in the same run, which then completes"}
     if bad:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
+        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"}, counterexample=bad)
     return Verdict("holds", "sampled", evidence={**evidence, "points": "all two-client cases x 10 seeds"})
 
 
@@ -603,7 +603,7 @@ def noise_sign() -> Verdict:
                 "the next ISR overwrites the local model, so only the models between the round's end and that broadcast differ"}
     if ok:
         return Verdict("holds", "symbolic", evidence=evidence)
-    return Verdict("refuted", "symbolic", evidence=evidence,
+    return Verdict("refuted", "symbolic", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
                    counterexample={"eta_i": 1, "n": 1, "G": 0, "w_0": 0, "client": 1, "server": -1})
 
 
@@ -645,5 +645,5 @@ def c1_sign() -> Verdict:
     diff = sp.simplify(algorithm_c1 - recursion_7)
     if diff == 0:
         return Verdict("holds", "symbolic", evidence={"difference": "0"})
-    return Verdict("refuted", "symbolic", evidence={"C.1 - (7)": str(diff), "correction": "subtract eta_t d_xi g_h"},
+    return Verdict("refuted", "symbolic", margin=-1.0, evidence={"C.1 - (7)": str(diff), "correction": "subtract eta_t d_xi g_h", "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
                    counterexample={"w": 0, "eta_t": 1, "d_xi": 1, "g_h": 1, "C.1": 1, "(7)": -1})

@@ -34,6 +34,11 @@ PRINTED = {
     "main_noise_constant": Printed("229", "L220"),
     "main_noise_increasing": Printed("112", "L220"),
     "main_slope": Printed("1.322", "L220"),
+    # Figure 1b's sequence as the main text prints it (L234), against L220 and Example 3 (L1682)
+    "fig1b_slope": Printed("1.348", "L234"),
+    "fig1b_offset": Printed("16", "L234"),
+    # L1782: "q <= (0.214/5)^3 = 0.00007578229244195698" (0.214 is a printed rounding of 0.21158875536302124)
+    "l1782_coefficient": Printed("0.214", "L1782"),
 }
 
 #: worked examples of D.3.2 (L1504-1806). ``inputs`` are the example's chosen settings, ``printed`` the
@@ -80,6 +85,7 @@ EXAMPLES = {
             "B": Printed("0.5321797270231777", "L1574"),
             "K_minus_coefficient": Printed("0.8447826585127415", "L1580"),
             "q_K_star": Printed("0.0000008160800000000002", "L1590"),
+            "K_minus_coefficient_rounded": Printed("0.845", "L1594"),  # the coefficient as the text rounds it
             "q_K_minus": Printed("0.0006033511249999998", "L1598"),  # computed from the rounded coefficient 0.845 (L1594)
             "m": Printed("1960.5920988138412", "L1602"),
             "T": Printed("4951", "L1606"),
@@ -211,3 +217,9 @@ EXPERIMENT_PRINTED = {"q": Printed("0.000132", "L1967"), "m": Printed("12.106", 
 A1_C22_PRINTED = Printed("36", "L735")
 #: L756: lower bound (1/2) N/mu^2 (1/t) and the printed factors (the constants are expressions, not numbers).
 OPTIMALITY_PRINTED = {"factor": Printed("20736", "L756"), "lower_const": ("1/2", "L756"), "upper_const": ("8*36^2", "L754")}
+
+
+#: Table 1's "# of clients" column (L1834-1836) and the client count the text gives for the biased/unbiased
+#: convex experiment (Figure 10, L1941).
+TABLE1_CLIENTS = {"strongly convex": Printed("5", "L1834"), "plain convex": Printed("5", "L1835"),
+                  "non-convex": Printed("4", "L1836"), "figure10_clients": Printed("2", "L1941")}

@@ -300,7 +300,7 @@ def d1_geometric() -> Verdict:
 
 @claim(id="000.lemma-D1.proof-assumption", seed="000", lines="L842, L895",
        statement="The proof's assumption lam/sigma^2 <= ln(1/(q lam)) follows from the statement's hypothesis lam <= sigma^2 ln(1/(q sigma)).",
-       recorded="refuted")
+       recorded="refuted", version="2")
 def d1_proof_assumption() -> Verdict:
     sigma, r0 = 3.0, 0.1
     q = r0 / sigma
@@ -312,10 +312,14 @@ def d1_proof_assumption() -> Verdict:
     ev = {"lam": lam, "sigma": sigma, "q": q, "r0": r0, "statement_hypothesis": bool(stated), "proof_assumption": bool(proof),
           "base_over_U0_at_t=lam+1": step["x_over_u0"], "base_over_U1_at_t=lam+1": step["y_over_u1"],
           "note": "for lam > sigma the two differ; the bases then exceed U0, U1 (the step L895-901 fails)"}
+    with mpmath.workdps(MP_DPS):
+        # relative slack of the proof's assumption: (ln(1/(q lam)) - lam/sigma^2)/(lam/sigma^2), < 0 when it fails
+        margin = float((mpmath.log(1 / (q * lam)) - mpmath.mpf(lam) / sigma ** 2) / (mpmath.mpf(lam) / sigma ** 2))
+    ev["margin_unit"] = "relative: (ln(1/(q lam)) - lam/sigma^2)/(lam/sigma^2), the proof assumption's slack"
     if stated and not proof:
-        return Verdict("refuted", "numeric", float(step["x_over_u0"] - 1), ev,
+        return Verdict("refuted", "numeric", margin, ev,
                        counterexample={"lam": lam, "sigma": sigma, "q": q, "r0": r0})
-    return Verdict("holds", "numeric", 0.0, ev)
+    return Verdict("holds", "numeric", margin, ev)
 
 
 @claim(id="000.lemma-D1.footnote-8", seed="000", lines="L890",
@@ -397,7 +401,7 @@ def thm31_constant_q() -> Verdict:
     exact = s_hat([s], n_c, 2)
     ev = {"sqrt_S2_over_q": str(ratio), "check_N=10000_s=100": {"sqrt_S2": float(mpmath.sqrt(exact)), "q": s / n_c}}
     if sympy.simplify(ratio - 1) != 0:
-        return Verdict("refuted", "symbolic", float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1), ev,
+        return Verdict("refuted", "symbolic", -float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1), ev,
                        counterexample={"q": s / n_c, "sqrt_S2_hat": float(mpmath.sqrt(exact)), "correct": "q/sqrt(1-q)"})
     return Verdict("holds", "symbolic", 0.0, ev)
 
@@ -575,7 +579,7 @@ def thm32_s_hat_bounds() -> Verdict:
 
 @claim(id="000.thm-3.2.K-star", seed="000", lines="L1080, L1183-1190",
        statement="K <= K^* = (r0/sigma)^((1+p)/p)/(p+1) (N_c/s)^(1/p) N_c (1+gamma)^(1+p) implies q(T+m)^p <= alpha = r0/sigma.",
-       recorded="refuted")
+       recorded="refuted", version="2")
 def thm32_k_star() -> Verdict:
     p, a, n, s, g, k = sympy.symbols("p alpha N s gamma K", positive=True)
     # the sufficient condition of L1185: (s/N)((p+1)K/s)^{p/(1+p)} (1+gamma)^p <= alpha, solved for K
@@ -595,11 +599,13 @@ def thm32_k_star() -> Verdict:
         q_max = q * (t + m) ** pp
     ce = {"p": 1, "m": m, "T": t, "q": float(q), "N_c": n_c, "alpha": float(alpha), "K": float(k_val),
           "K_star_printed": float(ks_printed), "K_star_corrected": float(ks_fixed), "q_max": float(q_max)}
-    ev = {"K_solved_over_K_star_printed": str(ratio), "K_solved_over_K_star_corrected": str(ratio_fixed), "example": ce}
+    ev = {"K_solved_over_K_star_printed": str(ratio), "K_solved_over_K_star_corrected": str(ratio_fixed), "example": ce,
+          "margin_unit": "relative: (alpha - q(T+m)^p)/alpha at the example",
+          "decided_by": "the numeric example (mpmath); the sympy ratios show where the exponent goes wrong"}
     if k_val <= ks_printed and q_max > alpha:
-        return Verdict("refuted", "symbolic", float(alpha - q_max), ev, counterexample=ce,
+        return Verdict("refuted", "numeric", float((alpha - q_max) / alpha), ev, counterexample=ce,
                        reason="the exponent of (1+gamma) must be -(1+p); the printed +(1+p) admits K with q(T+m)^p > alpha")
-    return Verdict("holds", "symbolic", 0.0, ev)
+    return Verdict("holds", "numeric", 0.0, ev)
 
 
 def _log_ratio_zero(expr) -> bool:

@@ -116,7 +116,8 @@ def printed_values() -> Verdict:
                      "an_early_iterate_agrees": any(agrees_with_printed(float(v), text) for v in early)})
         if not ok:
             bad.append(rows[-1])
-    margin = max(abs(r["computed"] - float(r["printed"])) / r["computed"] for r in rows)
+    # relative: 0 when all agree, else -(largest |computed - printed|/computed)
+    margin = -max(abs(r["computed"] - float(r["printed"])) / r["computed"] for r in rows) if bad else 0.0
     if bad:
         return Verdict("refuted", "numeric", margin, {"values": rows},
                        counterexample={"sigma": bad[0]["sigma"], "p": 1, "r0_computed": bad[0]["computed"],

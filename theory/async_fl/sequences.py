@@ -363,7 +363,7 @@ def lemma_b3_conclusion_exact(m_max: int = 24, d_max: int = 3, n: int = 200) -> 
     evidence = {"instance": "g=2, gamma(z)=1, S(x)=x/2, M1=d+1", "m": [0, m_max], "d": [0, d_max],
                 "rounds": n, "cases": cases}
     if failures:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=failures[0])
+        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"}, counterexample=failures[0])
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
@@ -378,8 +378,11 @@ def c22_hypotheses() -> Verdict:
     z0 = 1
     at_z0 = {"gamma": str(gamma.subs(z, z0)), "2 z gamma'": str((2 * z * sp.diff(gamma, z)).subs(z, z0))}
     holds_everywhere = ge_one == sp.Interval.open(0, sp.oo) and ratio_cond == sp.Interval.open(0, sp.oo)
+    # relative to the required 1: gamma(z0) - 1 at z0 = 1 (gamma(1) = 0), negative when refuted
     return Verdict("holds" if holds_everywhere else "refuted", "symbolic",
+                   margin=0.0 if holds_everywhere else float(gamma.subs(z, z0)) - 1.0,
                    evidence={"gamma>=1 on": str(ge_one), "gamma>=2z*gamma' on": str(ratio_cond),
+                             "margin_unit": "gamma(z0) - 1 at z0 = 1 (the hypothesis gamma >= 1 in units of its bound)",
                              "gamma(0)": "undefined (ln 0)",
                              "note": "the C.2.2 sequence is therefore not covered by the lemma; "
                                      "see 000.lemma-B3.c22-property-2 for a direct check"},
@@ -440,7 +443,7 @@ def c22_domain() -> Verdict:
                             "s_0": "division by zero (ln 1 = 0)" if arg == 1 else
                             str(int(mpmath.ceil(c22_S(mpmath.mpf(m + 1) / (d + 1)) / (d + 1))))})
     if bad:
-        return Verdict("refuted", "exact", evidence={"needs": "m + 1 > 2(d + 1)", "failures": bad},
+        return Verdict("refuted", "exact", margin=-1.0, evidence={"needs": "m + 1 > 2(d + 1)", "failures": bad, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
                        counterexample=bad[0])
     return Verdict("holds", "exact", evidence={})
 
@@ -621,7 +624,7 @@ def i_over_ln_i_domain() -> Verdict:
     evidence = {"ln(1)": str(at_one), "lim_{i->0+} i/ln i": str(at_zero),
                 "fix": "start at i = 2 (sequences.i_over_log_i(start=2)) or use (i+2)/ln(i+2)"}
     if at_one == 0:
-        return Verdict("refuted", "exact", evidence=evidence,
+        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
                        counterexample={"i": 1, "a": 50, "b": 0, "s_i": "50*1/ln(1): division by zero"})
     return Verdict("holds", "exact", evidence=evidence)
 

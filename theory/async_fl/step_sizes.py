@@ -344,7 +344,9 @@ def constant_step_sample_size() -> Verdict:
             for k, e in (("L675", from_L675), ("L160", printed_L160))}
     if ratio == 1:
         return Verdict("holds", "symbolic", evidence={"ratio": str(ratio)})
-    return Verdict("refuted", "symbolic", evidence={"L675 / L160": str(ratio), "correct": "s <= L/(a mu (d+1))",
+    return Verdict("refuted", "symbolic", margin=-abs(float(ratio.subs({a: point["a"], L: point["L"], mu: point["mu"], d: point["d"]})) - 1),
+                   evidence={"L675 / L160": str(ratio), "correct": "s <= L/(a mu (d+1))",
+                             "margin_unit": "relative: -|L675/L160 - 1| at the point",
                                                     "reading": "L160's 'well defined constant a' read as C.2.1's step "
                                                                "constant (eta = a/L, L663), the section L160 points to"},
                    counterexample={**{k: str(v) for k, v in point.items()}, **vals})
@@ -370,7 +372,8 @@ def leblond_rate() -> Verdict:
                 "note": "with rho = aL/mu >= a*kappa the factor (1-rho)^t is not a contraction; "
                         "rho = a mu / L (a/kappa) makes the bound coherent"}
     if rhs < 0:
-        return Verdict("refuted", "exact", evidence=evidence,
+        evidence["margin_unit"] = "the bound itself at the point (negative: below the non-negative left side)"
+        return Verdict("refuted", "exact", margin=float(rhs), evidence=evidence,
                        counterexample={"L": 100, "mu": 1, "tau": tau, "Delta": Delta, "a": str(a), "t": t,
                                        "||w0-w*||^2": 1, "N": 0, "bound": str(rhs), "lhs_at_least": 0})
     return Verdict("holds", "exact", evidence=evidence)

@@ -261,7 +261,9 @@ def _table_claim(table: int) -> Verdict:
     if not bad:
         return Verdict("holds", "numeric", margin=0.0, evidence=ev)
     first = bad[0]
-    return Verdict("refuted", "numeric", margin=float(abs(first["ours"] - float(first["printed"]))), evidence=ev,
+    worst_rel = max(abs(r["ours"] - float(r["printed"])) / abs(float(r["printed"])) for r in bad)
+    ev["margin_unit"] = "relative: -|ours - printed|/|printed| of the worst disagreeing cell"
+    return Verdict("refuted", "numeric", margin=-worst_rel, evidence=ev,
                    counterexample={"cell": f"{first['cell']} ({first['column']}, {first['line']})",
                                    "printed": first["printed"], "ours": first["ours"],
                                    "inputs": CALCULATOR_TABLES[table]["inputs"]})
@@ -325,7 +327,8 @@ def check_d4_stopping() -> Verdict:
           "why": "the map gamma -> RHS(eps/(gamma k)) decreases, so the signed test fires at the 2nd update"}
     if abs(worst["rel_error"]) <= GAMMA_REL_TOL:
         return Verdict("holds", "numeric", margin=GAMMA_REL_TOL - abs(worst["rel_error"]), evidence=ev)
-    return Verdict("refuted", "numeric", margin=abs(worst["rel_error"]), evidence=ev, counterexample=worst)
+    ev["margin_unit"] = "relative: 1e-4 - |gamma_kept - gamma*|/gamma* (the stated 0.01% minus the error)"
+    return Verdict("refuted", "numeric", margin=GAMMA_REL_TOL - abs(worst["rel_error"]), evidence=ev, counterexample=worst)
 
 
 def _sigma_table(table: int, sigma_form: str) -> list:
@@ -352,7 +355,10 @@ def _budget_table_claim(table: int) -> Verdict:
     if not bad:
         return Verdict("holds", "numeric", margin=0.0, evidence=ev)
     b = bad[0]
-    return Verdict("refuted", "numeric", margin=None if b["sigma"] is None else abs(b["sigma"] - float(b["printed_sigma"])),
+    # relative: -|sigma - printed|/printed of the worst reproduced row; -1 when E.1 fails outright at a row
+    rels = [abs(r["sigma"] - float(r["printed_sigma"])) / float(r["printed_sigma"]) if r["sigma"] is not None else 1.0 for r in bad]
+    ev["margin_unit"] = "relative: -|sigma - printed|/printed of the worst row (-1 where E.1 yields no sigma)"
+    return Verdict("refuted", "numeric", margin=-max(rels),
                    evidence=ev, counterexample={"cell": f"sigma at {b['line']} (s={b['s']})",
                                                 "printed": b["printed_sigma"], "ours": b["sigma"],
                                                 "failed": b["failed"]})
@@ -397,7 +403,8 @@ def check_e1_s_column() -> Verdict:
           "note": "literal E.1 (sigma from (35)); j = 0, theta = 1; a full s = 1, 2, ... scan is in the slow tests"}
     if not bad:
         return Verdict("holds", "numeric", margin=0.0, evidence=ev)
-    return Verdict("refuted", "numeric", margin=float(len(bad)), evidence=ev, counterexample=bad[0])
+    ev["margin_unit"] = "fraction of rows: -(rows where E.1 does not stop at s)/(rows)"
+    return Verdict("refuted", "numeric", margin=-len(bad) / len(rows), evidence=ev, counterexample=bad[0])
 
 
 # --- certified columns the paper lacks (Tables 9-11) --------------------------------------------------
@@ -469,10 +476,12 @@ def check_l1598() -> Verdict:
                      "epsilon_target": r.epsilon, "achieved": c["epsilon_upper"] <= r.epsilon})
     achieved = [x for x in rows if x["achieved"]]
     ev = {"rows": rows, "accountant": "numerics.pld (certified, Poisson q = s/N, add/remove)"}
+    ev["margin_unit"] = "relative: (eps_lower - eps_target)/eps_target when none is achieved; (eps_upper - eps_target)/eps_target (< 0) at the most achieved"
     if not achieved:
-        return Verdict("holds", "numeric", margin=min(x["epsilon_lower"] - x["epsilon_target"] for x in rows), evidence=ev)
+        return Verdict("holds", "numeric", margin=min((x["epsilon_lower"] - x["epsilon_target"]) / x["epsilon_target"] for x in rows),
+                       evidence=ev)
     worst = min(achieved, key=lambda x: x["epsilon_upper"] - x["epsilon_target"])
-    return Verdict("refuted", "numeric", margin=worst["epsilon_target"] - worst["epsilon_upper"], evidence=ev,
+    return Verdict("refuted", "numeric", margin=(worst["epsilon_upper"] - worst["epsilon_target"]) / worst["epsilon_target"], evidence=ev,
                    counterexample=worst)
 
 
@@ -525,7 +534,8 @@ def check_e1_scan_later_block() -> Verdict:
     if (not valid and found is None) or (valid and found == max(valid)):
         return Verdict("holds", "numeric", margin=0.0, evidence=ev)
     s1 = sc["steps"][0]
-    return Verdict("refuted", "numeric", margin=float(max(valid) - (found or 0)), evidence=ev,
+    ev["margin_unit"] = "relative: -(largest valid s - scan result)/largest valid s"
+    return Verdict("refuted", "numeric", margin=-(max(valid) - (found or 0)) / max(valid), evidence=ev,
                    counterexample={"literal_scan_result": found, "largest_valid_s": max(valid),
                                    "failed_at_s_1": list(s1.failed), "epsilon_at_s_1": s1.epsilon})
 

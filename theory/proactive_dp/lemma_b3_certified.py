@@ -37,7 +37,7 @@ def check_lemma_b3_conclusion() -> Verdict:
 
 
 @claim(id="002.lemma-B3.tail-13.certified", seed="002", lines="L596-598, L650",
-       statement="The exact binomial tail (13), sum_{t=3}^{lam+1} binom(lam+1,t) M_t, is at most "
+       statement="The exact binomial tail (13) of the direction (mu, mu0), sum_{t=3}^{lam+1} binom(lam+1,t) M_t, is at most "
                  "(r/r0) q^3 lam^2(lam+1)/((1-q)^2 sigma^3) on the stated bounded part of seed 002's hypothesis region.",
        recorded="holds")
 def check_tail_13() -> Verdict:
@@ -50,7 +50,11 @@ def check_tail_13() -> Verdict:
             "the conclusion's because the alternating moment sums need high precision; " + BEYOND)
     cex = lemma_point(cert.counterexample["lam"], cert.counterexample["sigma"], cert.counterexample["tau"]) \
         if cert.status == "refuted" else None
-    return certificate_verdict(cert, region, note, cex)
+    v = certificate_verdict(cert, region, note, cex)
+    # one-sided: the moments M_t are those of the direction (mu, mu0); (13) for (mu0, mu) is not enclosed here
+    v.evidence["direction"] = ("one side only: the tail of the direction (nu0, nu1) = (mu, mu0), whose moment is A_{lam+1}; "
+                               "the other direction (mu0, mu) is checked by quadrature at sample points in the tests, not certified")
+    return v
 
 
 @claim(id="002.lemma-B3.moment-14.certified", seed="002", lines="L598-604",

@@ -85,3 +85,20 @@ FIGURE_STATEMENTS = {
 }
 #: accuracies printed for the strongly convex budget figure (L276, Fig 1(c) = Fig 11): drawn beside ours, in %.
 FIGURE_ACCURACIES = {"0.04945": Printed("86", "L276"), "0.1": Printed("91", "L276"), "non-DP": Printed("93", "L276")}
+
+
+#: running text L280 and L286 (the comparison with Abadi et al.)
+L280_286 = {"T": Printed("350000", "L280"), "epochs": Printed("7", "L280"), "N": Printed("50000", "L280"),
+            "accuracy_dp": Printed("60", "L280"), "abadi_non_dp": Printed("86", "L286"),
+            "abadi_deduction": Printed("26", "L286"), "ours_non_dp": Printed("74.74", "L286"),
+            "ours_deduction": Printed("14.14", "L286")}
+
+
+#: L1090: the constants of the discussion of (62) with (32)-(34)
+L1090 = {"h6": Printed("0.42", "L1090"), "h10": Printed("0.58", "L1090"), "sigma_from": Printed("2.5", "L1090"),
+         "k_coefficient": Printed("2.4", "L1090"), "theta_max": Printed("6.85", "L1090"), "ratio": Printed("0.88", "L1090"),
+         "sigma_min": Printed("6", "L1090")}
+
+
+#: L66: "we assume eps < 0.5 such that e^eps < 1.65"; L188: "k generally represents 50 or 100s of epochs"
+L66_L188 = {"eps_max": Printed("0.5", "L66"), "e_eps_max": Printed("1.65", "L66"), "k_typical": Printed("50", "L188")}

@@ -113,7 +113,9 @@ def theorem_b1() -> Verdict:
                 "moments_accountant_at_counterexample": ma,
                 "note": "q = 1 is allowed by the quote; Abadi et al.'s proof needs Lemma 3's hypotheses "
                         "(sigma >= 1, q < 1/(16 sigma)), which the quote drops, and bounded eps."}
-    margin = min(p["delta_exact"] for p in points) - B1_DELTA
+    # relative: (delta - smallest exact delta)/delta, < 0 when every tried (c1, c2) is violated
+    margin = (B1_DELTA - min(p["delta_exact"] for p in points)) / B1_DELTA
+    evidence["margin_unit"] = "relative: (delta - min exact delta over the (c1, c2) tried)/delta"
     if proof and family["delta_exact_lower_bound"] > B1_DELTA and len(violated) == len(points):
         return Verdict("refuted", "symbolic", margin=margin, evidence=evidence, counterexample=shown,
                        reason=f"for every c1, c2 the quoted hypotheses admit q = 1 and eps = 2a(a+{B1_OFFSET}), "

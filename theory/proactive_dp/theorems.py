@@ -57,8 +57,9 @@ def _sigma_form_verdict(label: str) -> Verdict:
     if diff == 0:
         return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0", "at_eps_0.05_N_1e4": vals})
     cex = {"epsilon": 0.05, "delta": 1e-4, "sigma_eq6": vals["eq6"], "sigma_printed": vals["printed"]}
-    return Verdict("refuted", "symbolic", margin=abs(vals["printed"] - vals["eq6"]),
-                   evidence={"difference": str(diff), "note": "the printed form puts /epsilon outside the root"},
+    return Verdict("refuted", "symbolic", margin=-abs(vals["printed"] - vals["eq6"]) / vals["eq6"],
+                   evidence={"difference": str(diff), "note": "the printed form puts /epsilon outside the root",
+                             "margin_unit": "relative: -|sigma_printed - sigma_(6)|/sigma_(6) at eps = 0.05, delta = 1e-4"},
                    counterexample=cex)
 
 
@@ -304,7 +305,8 @@ def check_c3_k_condition() -> Verdict:
     if diff == 0:
         return Verdict("holds", "symbolic", margin=0.0, evidence=ev)
     k = (k96 + k294) / 2
-    return Verdict("refuted", "symbolic", margin=k96 - k294, evidence=ev,
+    ev["margin_unit"] = "relative: -(k_min_L1096 - k_min_L1294)/k_min_L1096 at the point: the k the printed set wrongly admits"
+    return Verdict("refuted", "symbolic", margin=-(k96 - k294) / k96, evidence=ev,
                    counterexample={**pt, "k": k, "meets_L1294": k >= k294, "meets_L1096": k >= k96})
 
 

@@ -1,0 +1,154 @@
+"""Seed 003 Fig. 6 analogue: test accuracy against the privacy budget for CSGD, ASGD, AUDP and MAPA.
+
+Run: ``make fig-003-6``. Paper: 003_8b45c9baf0227e58.txt L503-L523: five edges, epsilon per iteration
+0.1-0.5, LR (15,000 iterations), SVM (10,000), CNN (25,000) on MNIST and USPS. Stated: accuracy rises with
+epsilon; MAPA beats AUDP at every epsilon, most at small epsilon (up to 20 % in 6(c), 100 % in 6(f));
+MAPA approaches non-private ASGD.
+Ours: LR and SVM on MNIST-5k (real MNIST subset), LR on the 8x8 digits (USPS STAND-IN) and the MLP
+(CNN stand-in) on MNIST-5k; AUDP at the paper's Fig. 5 middle bound (clip 3) and AUDP tuned (best of
+clips 0.2/1/3/15 on the reported metric: an optimistic AUDP, tuning not accounted); three noise modes:
+paper-literal (NOT DP), K-norm (eps-DP per release) and Gaussian (Poisson sampling, certified
+accountant; its arms sit at their certified whole-run epsilon, not at a per-iteration one).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from repro.edge_stats import welch
+from theory.mapa.paper_values import FIG6, SETTINGS
+
+from . import common
+from .edge_common import NOISE_LABEL, run_arms, write_provenance
+
+NAME = "fig_003_6"
+PANELS = (("mnist-5k", "lr"), ("mnist-5k", "svm"), ("digits", "lr"), ("mnist-5k", "mlp"))
+AUDP_CLIPS = (0.2, 1.0, 3.0, 15.0)
+PAPER_AUDP_CLIP = 3.0
+GAUSSIAN_SIGMAS = (0.6, 1.0, 2.0)
+DELTA_RUN = 1e-5
+
+
+def grid(quick: bool):
+    lo, hi = FIG6["epsilon_low"].value, FIG6["epsilon_high"].value
+    return (lo, hi) if quick else (lo, round((lo + hi) / 2, 10), hi)
+
+
+def clips_for(model: str, quick: bool) -> tuple:
+    """AUDP clip bounds tried: the tuning grid for LR/SVM; the MLP (slowest) only at the paper's bound."""
+    return (PAPER_AUDP_CLIP,) if quick or model == "mlp" else AUDP_CLIPS
+
+
+def arms(dataset: str, model: str, quick: bool) -> dict:
+    its = 200 if quick else 2000
+    base = {"dataset": dataset, "model": model, "edges": int(SETTINGS["edges_default"].value),
+            "batch": int(SETTINGS["batch"].value), "iterations": its, "eval_every": its // 4,
+            "theta": SETTINGS["theta"].value}
+    out = {"CSGD": {**base, "algorithm": "csgd", "noise": "none"}, "ASGD": {**base, "algorithm": "asgd", "noise": "none"}}
+    for noise in ("paper-literal", "k-norm"):
+        for eps in grid(quick):
+            for c in clips_for(model, quick):
+                out[f"AUDP clip {c:g} | {noise} | eps {eps:g}"] = {**base, "algorithm": "audp", "noise": noise, "epsilon": eps, "clip": c}
+            out[f"MAPA | {noise} | eps {eps:g}"] = {**base, "algorithm": "mapa", "noise": noise, "epsilon": eps}
+    for s in (GAUSSIAN_SIGMAS if not quick else GAUSSIAN_SIGMAS[:1]):
+        out[f"AUDP clip {PAPER_AUDP_CLIP:g} | gaussian | sigma {s:g}"] = {**base, "algorithm": "audp", "noise": "gaussian",
+                                                                        "clip": PAPER_AUDP_CLIP, "gaussian_sigma": s}
+        out[f"MAPA | gaussian | sigma {s:g}"] = {**base, "algorithm": "mapa", "noise": "gaussian", "gaussian_sigma": s}
+    return out
+
+
+def certified_run_epsilon(q: float, sigma: float, steps: int) -> dict:
+    """Whole-run (epsilon, delta = DELTA_RUN) of one edge: Poisson-subsampled Gaussian, replace-one (numerics.pld)."""
+    from numerics.certified import certified_epsilon
+    from numerics.schedule import Schedule
+
+    return certified_epsilon(Schedule.constant(q=q, sigma=sigma, steps=steps, adjacency="replace-one"), DELTA_RUN)
+
+
+def finals(rs) -> list:
+    return [r["final_accuracy"] for r in rs]
+
+
+def summarise(res: dict, quick: bool, model: str) -> tuple[list, dict]:
+    """Rows (label, noise, algorithm, eps axis, seed, accuracy) and the Welch comparisons MAPA vs AUDP."""
+    rows, tests = [], {}
+    for lab, rs in res.items():
+        cfg = rs[0]["config"]
+        priv = rs[0]["privacy"]
+        for r in rs:
+            rows.append({"label": lab, "algorithm": cfg["algorithm"], "noise": cfg["noise"], "clip": cfg["clip"],
+                         "epsilon_per_iteration": cfg["epsilon"] if cfg["noise"] in ("paper-literal", "k-norm") else "",
+                         "pure_epsilon_run": priv.get("pure_epsilon_run", ""), "gaussian_sigma": cfg["gaussian_sigma"],
+                         "seed": r["config"]["seed"], "final_accuracy": r["final_accuracy"], "dp": priv["dp"]})
+    for noise in ("paper-literal", "k-norm"):
+        for eps in grid(quick):
+            mapa = finals(res[f"MAPA | {noise} | eps {eps:g}"])
+            clips = clips_for(model, quick)
+            audp = {c: finals(res[f"AUDP clip {c:g} | {noise} | eps {eps:g}"]) for c in clips}
+            best = max(clips, key=lambda c: np.mean(audp[c]))
+            tests[(noise, eps)] = {"vs_paper_audp": welch(mapa, audp[PAPER_AUDP_CLIP]), "vs_tuned_audp": welch(mapa, audp[best]),
+                                   "tuned_clip": best, "mapa_mean": float(np.mean(mapa)),
+                                   "audp_paper_mean": float(np.mean(audp[PAPER_AUDP_CLIP])), "audp_tuned_mean": float(np.mean(audp[best]))}
+    return rows, tests
+
+
+def main(argv=None) -> None:
+    args = common.parse_args(argv, __doc__)
+    seeds = range(2) if args.quick else range(5)
+    panels = PANELS[:1] if args.quick else PANELS
+    fig, axes = common.figure_axes(len(panels), width=4.4)
+    axes = np.atleast_1d(axes)
+    all_rows, ours, spec_all = [], [], {}
+    for ax, (dataset, model) in zip(axes, panels):
+        spec = arms(dataset, model, args.quick)
+        spec_all[f"{model}/{dataset}"] = spec
+        res = run_arms(spec, seeds, desc=f"{NAME} {model} {dataset}")
+        rows, tests = summarise(res, args.quick, model)
+        n_k = res["CSGD"][0]["config"]["iterations"]
+        for r in rows:
+            r["panel"] = f"{model}/{dataset}"
+        eps = grid(args.quick)
+        for lab in ("CSGD", "ASGD"):
+            ax.axhline(np.mean(finals(res[lab])), ls=":", color="grey" if lab == "ASGD" else "black", label=f"{lab} (no DP)")
+        for noise, style in (("paper-literal", "-"), ("k-norm", "--")):
+            ax.plot(eps, [tests[(noise, e)]["mapa_mean"] for e in eps], "o" + style, label=f"MAPA, {NOISE_LABEL[noise]}")
+            ax.plot(eps, [tests[(noise, e)]["audp_paper_mean"] for e in eps], "s" + style, label=f"AUDP clip 3, {noise}")
+            ax.plot(eps, [tests[(noise, e)]["audp_tuned_mean"] for e in eps], "^" + style, label=f"AUDP tuned, {noise}")
+        gauss = []
+        for s in (GAUSSIAN_SIGMAS if not args.quick else GAUSSIAN_SIGMAS[:1]):
+            for alg in ("MAPA", f"AUDP clip {PAPER_AUDP_CLIP:g}"):
+                rs = res[f"{alg} | gaussian | sigma {s:g}"]
+                p = rs[0]["privacy"]
+                cert = certified_run_epsilon(p["q"], s, p["releases_per_edge"])
+                gauss.append((alg, s, cert, float(np.mean(finals(rs)))))
+                for r in rows:
+                    if r["label"] == f"{alg} | gaussian | sigma {s:g}":
+                        r["certified_epsilon_run_upper"] = cert["epsilon_upper"]
+        ax.set_title(f"{model.upper()} on {dataset}{' (USPS stand-in)' if dataset == 'digits' else ''}\n"
+                     f"K = 5, {n_k} iterations; Gaussian arms in the caption", fontsize=7)
+        ax.set_xlabel("epsilon per iteration")
+        ax.set_ylabel("test accuracy (mean of seeds)")
+        ax.legend(fontsize=4.5)
+        all_rows += rows
+        ours.append(f"{model}/{dataset}: " + "; ".join(
+            f"{n} eps {e:g}: MAPA {t['mapa_mean']:.3f} vs AUDP(3) {t['audp_paper_mean']:.3f} [{t['vs_paper_audp']['decision']}]"
+            f" vs AUDP tuned({t['tuned_clip']:g}) {t['audp_tuned_mean']:.3f} [{t['vs_tuned_audp']['decision']}]"
+            for (n, e), t in tests.items()) + "; Gaussian (whole-run eps, delta 1e-5): " + "; ".join(
+            f"{a} sigma {s:g}: eps<={c['epsilon_upper']:.3g} acc {m:.3f}" for a, s, c, m in gauss))
+    keys = sorted({k for r in all_rows for k in r})
+    all_rows = [{k: r.get(k, "") for k in keys} for r in all_rows]
+    cap = common.caption(
+        figure="003 Fig. 6 analogue: accuracy vs privacy budget (MNIST-5k real subset; digits = USPS stand-in)",
+        paper="003_8b45c9baf0227e58.txt L503-L523 (the paper's curves are images; its stated numbers: +20 % in 6(c), +100 % in 6(f), L507)",
+        changes=("CPU scale: 2000 iterations (paper 10,000-25,000), MNIST-5k (4000 train) not 60,000, MLP stands in for the CNN, "
+                 "digits 8x8 for USPS; the MLP panel runs AUDP at clip 3 only (no tuning grid: CPU budget); L = 10, sigma = 30, R = 1; Welch one-sided at 0.05 over seeds "
+                 f"{list(seeds)}; whole-run pure eps of a K-norm arm = releases per edge x eps (400 x eps); paper-literal arms are NOT DP"),
+        stated="accuracy increases with eps; MAPA beats AUDP at every eps, most at small eps; MAPA approaches ASGD (L505-L509)",
+        ours=" || ".join(ours), quick=args.quick)
+    common.write_outputs(args.out, NAME, all_rows, cap, fig)
+    write_provenance(args.out, NAME, datasets=sorted({d for d, _ in panels}), arms=spec_all, seeds=seeds,
+                     extra={"delta_run": DELTA_RUN})
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv[1:])

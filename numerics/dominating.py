@@ -1,0 +1,335 @@
+r"""Per-step dominating and realizable pairs for every (sampling, noise, adjacency) the suite accounts.
+
+Units: per-record contributions have norm at most C = 1 (the clip norm), the noise multiplier
+:math:`\sigma` is the noise scale over C (numerics.schedule), so a Gaussian step with shift s is the pair
+:math:`N(s, \sigma^2)` against :math:`N(0, \sigma^2)`, and :math:`N(2, \sigma^2)` is the same pair as
+:math:`N(1, (\sigma/2)^2)` (``MixturePair(g, sigma / 2, ...)`` below). Each function returns, per order,
+a numerics.pld_general.StepModel: ``upper`` a grid pair dominating the step for that order whatever the
+earlier outputs (so it composes adaptively, ZDW22 Thm. 10), ``lower`` a grid pair dominated by the
+output pair of one fixed realizable pair of data sets. Proofs:
+
+Two facts used throughout
+-------------------------
+(F1) *Shorter shifts are post-processings.* For :math:`\|u\| \le \Delta` the kernel
+:math:`K(z) = (\|u\|/\Delta)z + N(0, \sigma^2(1 - \|u\|^2/\Delta^2))` (in the direction of u, the other
+coordinates untouched) maps :math:`N(0)` to :math:`N(0)` and :math:`N(\Delta e)` to :math:`N(u)`; applied
+to a mixture whose other components sit at 0 it maps :math:`(1-g)N(0)+gN(\Delta e)` to
+:math:`(1-g)N(0)+gN(u)`. In d dimensions the coordinates orthogonal to u have the same law under both
+hypotheses, so one dimension suffices. For the Laplace law (scalar records) the same holds by the
+Blackwell-Sherman-Stein theorem for dichotomies, because the trade-off function of
+(Lap(0), Lap(s)) decreases in s (monotone likelihood ratio of the log-concave Laplace family);
+tests/test_accounting.py checks the ordering numerically.
+(F2) *Joint convexity.* If :math:`P = \sum_i \pi_i P_i`, :math:`Q = \sum_i \pi_i Q_i` with the same weights,
+:math:`H_\alpha(P\|Q) \le \max_i H_\alpha(P_i\|Q_i)` for every :math:`\alpha`.
+
+Fixed-size batches (b of n without replacement, g = b/n)
+----------------------------------------------------------
+*Add-remove.* Let D have n records, D' = D minus x (the batch is drawn from each set; n is the size of
+the larger one, numerics.schedule). Couple: draw a uniform b-subset B' of D' and a uniform y in B'. The
+batch of D' is B'; the batch of D is B' with probability 1 - g and :math:`B'\setminus\{y\}\cup\{x\}` with
+probability g (both are uniform b-subsets of D, the second the ones containing x). So, with s the sum
+over B', :math:`M(D) = E[(1-g)N(s) + gN(s + v_x - v_y)]`, :math:`M(D') = E[N(s)]`, and by (F2), a common
+translation and (F1) with :math:`\|v_x - v_y\| \le 2` the step is dominated by
+:math:`A = ((1-g)N(0)+gN(2),\ N(0))` (order ``remove``) and by its reverse B (order ``add``). The order is
+the same in every step (the larger data set is the mixture side), so each order composes separately
+and the larger epsilon is reported. *A is realizable*: all records of D' at :math:`-e`, x at :math:`+e`,
+so :math:`v_x - v_y = 2e` always: the bounds are tight up to the grid (width ``rel_width``).
+
+*Replace-one.* Dong, Roth & Su 2022 (JRSS-B, arXiv:1905.02383), Theorem 4.2 (the subsampling
+theorem, neighbours differ by one replaced record): if M is f-DP on data sets of size b then
+:math:`M \circ \mathrm{Sample}_b` is :math:`C_g(f)`-DP with :math:`C_g(f) = \min\{f_g, f_g^{-1}\}^{**}`,
+:math:`f_g = g f + (1-g)\mathrm{Id}`. Here M (the noisy batch sum) has replace sensitivity 2, hence
+:math:`f = G_{2/\sigma}`, and :math:`f_g = T(A)` up to orientation. The conjugate of a convex hull of a
+minimum is the maximum of the conjugates, and the privacy profile of a trade-off function is
+:math:`\delta_f(\varepsilon) = 1 + f^*(-e^\varepsilon)` (DRS Prop. 2.12), so the profile of :math:`C_g(f)` is
+:math:`\max(\delta_A, \delta_B)`: for every :math:`\varepsilon \in \mathbb{R}`, every step, both orders and
+every adaptively chosen step, :math:`H_{e^\varepsilon} \le \max(\delta_A(\varepsilon), \delta_B(\varepsilon))`.
+:func:`symmetrised` builds a grid pair whose profile is at least that maximum at every
+:math:`\varepsilon` (proof there); it dominates every step in both orders, hence composes adaptively
+(ZDW22 Thm. 10). The lower bound composes A, realizable as above with the same two data sets in every
+step (a fixed order). The gap between the two is the price of not knowing the adversary's order.
+No per-step dominating pair can do better: a pair dominating both A and B has a profile at least
+:math:`\max(\delta_A, \delta_B)`, and the profile determines the pair up to equivalence, so the
+symmetrised pair is the least one (up to the grid). A tighter upper bound has to use how the
+adversary can choose the order (an adaptive analysis, numerics.adaptive; the table of
+numerics.accounting is where to point this mechanism at it).
+
+With-replacement batches (b independent uniform draws)
+------------------------------------------------------
+Let K ~ Bin(b, 1/n) be the number of draws of the replaced slot, :math:`\pi_k` its law,
+:math:`\gamma = 1 - \pi_0`. Couple: draw b indices :math:`J_1..J_b` uniformly among the other n - 1
+records and K independently; the batch is :math:`J_1..J_{b-K}` plus K copies of the slot (the same law
+as b uniform draws). Given J, with :math:`m_k = \sum_{i \le b-k} v_{J_i}`, the step is
+:math:`P_J = \sum_k \pi_k N(m_k + k v_x)`, :math:`Q_J = \sum_k \pi_k N(m_k + k v_{x'})`. Reveal a label k'
+drawn from :math:`\pi_k/\gamma` (k >= 1), equal to K when K >= 1 and independent of everything when
+K = 0: marginalising it gives back P and Q, so (F2) bounds the step by the maximum over J and the
+:math:`\pi_k/\gamma`-mixture over k of :math:`((1-\gamma)N(m_0) + \gamma N(p_k),\ (1-\gamma)N(m_0) + \gamma N(q_k))`,
+three points pairwise within 2k. That pair is :math:`M_k \circ \mathrm{Sample}` for the fixed-size
+sampling with probability :math:`\gamma` (a rational number) of a batch mechanism with replace
+sensitivity 2k, so DRS Thm. 4.2 bounds its profile by that of :math:`C_\gamma(G_{2k/\sigma})`; the mixture over k
+of :func:`symmetrised` grid pairs dominates the step in both orders. Components with k beyond the
+point where the remaining weight is below the tail go to the +infinity atom. *Lower:* all records at
+:math:`-e`, x at :math:`+e`, x' at :math:`-e`: :math:`P = \sum_k \pi_k N(2k e)`, :math:`Q = N(0)`.
+*Add-remove* (D has n records, D' = D minus x; n is the larger size): a draw from D is x with
+probability 1/n and otherwise uniform on D', so the same coupling gives
+:math:`P_J = \sum_k \pi_k N(m_k + k v_x)` against :math:`Q_J = N(m_0)` (D' draws :math:`J_1..J_b`). Revealing k' as
+above leaves :math:`((1-\gamma)N(m_0) + \gamma N(p_k),\ N(m_0))` with :math:`\|p_k - m_0\| \le 2k`, dominated by
+:math:`A_{\gamma,2k} = ((1-\gamma)N(0) + \gamma N(2k), N(0))` through (F1) alone (the order is fixed for the run,
+so no symmetrisation): the upper grid is the :math:`\pi_k/\gamma`-mixture of their connect-the-dots grids
+(order ``remove``; their reverses for ``add``), the lower one the realizable copies pair (records of D'
+at :math:`-e`, x at :math:`+e`) and its reverse.
+
+Laplace noise (scalar records, density ~ exp(-|z| / sigma))
+-----------------------------------------------------------
+Every argument above uses the Gaussian only through (F1) and the f-DP of the batch mechanism, so the
+same pairs with Laplace components are dominating and realizable: Poisson add-remove
+:math:`((1-q)L(0)+qL(1), L(0))` and its reverse (ZDW22 Sec. 5); fixed-size with shift 2; full batch
+:math:`(L(s), L(0))`, symmetric under the mirror z -> s - z.
+
+Full batch (q = 1)
+------------------
+The Gaussian pair :math:`(N(s), N(0))`, s = 1 (add-remove) or 2 (replace-one), is exact and symmetric;
+numerics.accounting uses the closed form (numerics.analytic_gaussian) when every phase is a full-batch
+Gaussian, and these grids when full-batch phases are mixed with others.
+"""
+from __future__ import annotations
+
+import math
+from typing import Dict, List
+
+import numpy as np
+from scipy import stats
+
+from . import pld
+from .errors import InvalidParameter
+from .location_pairs import LocationMixturePair
+from .pld_contraction import discretise_merged
+from .pld_general import StepModel
+from .pld_pairs import MixturePair
+from .schedule import Phase
+
+# --------------------------------------------------------------------------------------------------
+# grid constructions
+# --------------------------------------------------------------------------------------------------
+
+
+def _profile_on_grid(k0: int, pmf: np.ndarray, inf_mass: float, h: float, top_k: int) -> np.ndarray:
+    """delta(k h) for k = 0..top_k of the grid PMF (atoms at (k0 + i) h) plus the +infinity atom."""
+    shim = type("G", (), {"k0": k0, "h": h})()
+    x, _, _, d = pld._tail_sums(shim, pmf, True)
+    out = np.full(top_k + 1, inf_mass)
+    idx = np.arange(top_k + 1) - k0
+    inside = (idx >= 0) & (idx < len(pmf))
+    out[inside] += d[idx[inside]]
+    below = idx < 0  # all atoms above: delta(kh) = sum m_j (1 - e^{kh - x_j})
+    if below.any():
+        ks = np.arange(top_k + 1)[below] * h
+        out[below] += np.array([float(np.sum(pmf * -np.expm1(k - x))) for k in ks])
+    return out
+
+
+def _reverse_profile(pair, eps: np.ndarray) -> np.ndarray:
+    r"""Hockey-stick divergence of the reversed pair, :math:`H_{e^\varepsilon}(Q\|P) = Q(\ell < -\varepsilon) - e^\varepsilon P(\ell < -\varepsilon)`."""
+    inf, sup = pair.loss_range()
+    order = np.argsort(-eps)  # increasing z*
+    z = pair.z_of_loss(-eps[order])
+    z = np.where(-eps[order] <= inf, -np.inf, np.where(-eps[order] >= sup, np.inf, z))
+    z = np.maximum.accumulate(z)
+    log_p, log_q = pair.edge_log_masses_pq(np.concatenate([[-np.inf], z]))
+    cdf_p, cdf_q = np.cumsum(np.exp(log_p)), np.cumsum(np.exp(log_q))
+    out = np.empty(len(eps))
+    out[order] = np.maximum(cdf_q - np.exp(eps[order]) * cdf_p, 0.0)
+    return out
+
+
+def symmetrised(pair, h: float, tail: float) -> "pld.GridPLD":
+    r"""A grid pair whose privacy profile is at least :math:`\max(\delta_A, \delta_B)` at every epsilon,
+    for A = ``pair`` (loss increasing in z) and B its reverse.
+
+    Construction: take A's connect-the-dots grid (numerics.pld, a dominating pair of A: its profile
+    is the chord interpolation, in :math:`x = e^\varepsilon`, of values at least :math:`\delta_A` at the grid
+    points) and keep its atoms :math:`m_k` at :math:`kh > 0` and its +infinity atom p. Add to p the
+    largest excess :math:`c = \max_{k \ge 0}(\delta_B(kh) - D_k)_+` of B over that profile at the grid
+    points. Mirror: atoms :math:`m_{-k} = e^{-kh} m_k`, P-mass :math:`m_0 = 1 - p - \sum_{k \ge 1} m_k (1 + e^{-kh})`
+    at 0, and Q := the mirror image of P (so :math:`Q(kh) = e^{-kh}P(kh)`: a valid pair of
+    probability laws if :math:`m_0 \ge 0`, checked). For :math:`\varepsilon \ge 0` its profile is
+    :math:`p + c + \sum_{k h > \varepsilon} m_k(1 - e^{\varepsilon - kh})`: A's grid profile plus c, which is at
+    least :math:`\delta_A` and, at the grid points, at least :math:`\delta_B`; it is piecewise linear in x with
+    kinks at grid points only and :math:`\delta_B` is convex in x, so it is at least :math:`\delta_B`
+    between them; beyond the top grid point it is constant, and :math:`\delta_B` decreases. The pair
+    is its own reverse, so for :math:`x = e^\varepsilon < 1` the identity
+    :math:`H_x(P\|Q) = 1 - x + x H_{1/x}(Q\|P)` (valid for all probability pairs) gives
+    :math:`1 - x + x \max(\delta_A, \delta_B)(1/x) = \max(\delta_B, \delta_A)(x)`: the bound holds for every
+    :math:`\varepsilon`.
+    """
+    g = pld.discretise_pessimistic(pair, h, tail)
+    top = g.k0 + len(g.pmf) - 1
+    if top < 1:
+        raise InvalidParameter("symmetrised: the pair has no privacy loss above 0 on this grid")
+    pos = np.zeros(top + 1)  # index k = 0..top
+    lo = max(g.k0, 1)
+    pos[lo:] = g.pmf[lo - g.k0:]
+    if g.k0 > 1:  # mass rounded up to the bottom of a window above 0 stays where it is
+        pos[g.k0] = g.pmf[0]
+    d_a = _profile_on_grid(0, pos, g.inf_mass, h, top)
+    d_b = _reverse_profile(pair, np.arange(top + 1) * h)
+    inf_mass = g.inf_mass + float(np.max(np.maximum(d_b - d_a, 0.0)))
+    k = np.arange(1, top + 1)
+    mirrored = pos[1:] * np.exp(-k * h)
+    m0 = 1.0 - inf_mass - float(np.sum(pos[1:]) + np.sum(mirrored))
+    if m0 < -1e-12:
+        raise InvalidParameter(f"symmetrised: the mirrored pair is not a probability pair (mass {m0:.3g} at 0)")
+    pmf = np.concatenate([mirrored[::-1], [max(m0, 0.0)], pos[1:]])
+    return pld.GridPLD(-top, pmf, inf_mass)
+
+
+def mixture(parts, extra_inf: float = 0.0) -> "pld.GridPLD":
+    """The grid pair 'draw i with weight w_i, then pair i': PMFs and +infinity atoms mix linearly."""
+    k0 = min(g.k0 for _, g in parts)
+    k1 = max(g.k0 + len(g.pmf) for _, g in parts)
+    pmf = np.zeros(k1 - k0)
+    inf_mass = extra_inf
+    for w, g in parts:
+        pmf[g.k0 - k0:g.k0 - k0 + len(g.pmf)] += w * g.pmf
+        inf_mass += w * g.inf_mass
+    return pld.GridPLD(k0, pmf, inf_mass)
+
+
+# --------------------------------------------------------------------------------------------------
+# pairs of one step
+# --------------------------------------------------------------------------------------------------
+
+
+def shift_pair(noise: str, weight: float, sigma: float, shift: float, direction: str):
+    r"""``remove``: :math:`((1-w)F(0) + wF(s), F(0))`; ``add``: its reverse, mirrored so the loss increases."""
+    if noise == "gaussian":
+        return MixturePair(weight, sigma / shift, direction)
+    mix = ((1.0 - weight, 0.0), (weight, shift)) if weight < 1 else ((1.0, shift),)
+    if direction == "remove":
+        return LocationMixturePair("laplace", sigma, mix, ((1.0, 0.0),))
+    mirrored = tuple((w, -m) for w, m in mix)
+    return LocationMixturePair("laplace", sigma, ((1.0, 0.0),), mirrored)
+
+
+def _binomial_copies(b: int, n: int, tail: float):
+    """Law of the number of copies K ~ Bin(b, 1/n): (pi_k for k = 0..K_max, weight beyond K_max)."""
+    dist = stats.binom(b, 1.0 / n)
+    k_max = 1
+    while k_max < b and float(dist.sf(k_max)) > tail:
+        k_max += 1
+    return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max))
+
+
+def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
+    """A grid pair dominated by ``pair`` (numerics.pld_contraction: merged intervals, second-order tight
+    except where mass piles up within one grid step, as a subsampled pair's does above log(1 - q))."""
+    return discretise_merged(pair, h, tail)
+
+
+def _tight(pair, steps, scale, floor=None) -> StepModel:
+    return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
+                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor)
+
+
+def _floor(phase: Phase):
+    """log(1 - q): the infimum of a subsampled remove pair's loss (StepModel.loss_floor)."""
+    return math.log1p(-phase.q) if phase.q < 1 else None
+
+
+def _scale(phase: Phase, shift: float):
+    sigma = phase.sigma / shift if phase.noise == "gaussian" else phase.sigma / (shift * math.sqrt(2.0))
+    return (phase.q, sigma)
+
+
+def add_remove_models(phase: Phase, shift: float) -> Dict[str, StepModel]:
+    """Orders ``remove`` and ``add`` of a pair that is both dominating and realizable (module docstring)."""
+    w = phase.q
+    return {d: _tight(shift_pair(phase.noise, w, phase.sigma, shift, d), phase.steps, _scale(phase, shift),
+                      _floor(phase)) for d in ("remove", "add")}
+
+
+def poisson_add_remove(phase: Phase) -> Dict[str, StepModel]:
+    return add_remove_models(phase, 1.0)
+
+
+def fixed_size_add_remove(phase: Phase) -> Dict[str, StepModel]:
+    if phase.batch_size >= phase.dataset_size:  # the smaller data set could not fill the batch
+        raise InvalidParameter(f"fixed-size sampling under add-remove needs batch_size < dataset_size, got "
+                               f"{phase.batch_size} of {phase.dataset_size}")
+    return add_remove_models(phase, 2.0)
+
+
+def full_batch(phase: Phase, adjacency: str) -> Dict[str, StepModel]:
+    """q = 1: the pair (F(s), F(0)) with s = 1 or 2 is exact; it is its own reverse (mirror)."""
+    if adjacency == "add-remove":
+        return add_remove_models(phase, 1.0)
+    pair = shift_pair(phase.noise, 1.0, phase.sigma, 2.0, "remove")
+    return {"replace": _tight(pair, phase.steps, _scale(phase, 2.0))}
+
+
+def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
+    """DRS Thm. 4.2 upper (symmetrised), fixed-order realizable lower (module docstring)."""
+    pair = shift_pair(phase.noise, phase.q, phase.sigma, 2.0, "remove")
+    return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
+                                 lambda h, t: _lower_grid(pair, h, t),
+                                 phase.steps, _scale(phase, 2.0),
+                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase))}
+
+
+def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
+    """Mixture over the copy count k of DRS-symmetrised pairs (upper), the copies pair (lower)."""
+    b, n, sigma = phase.batch_size, phase.dataset_size, phase.sigma
+    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+
+    def upper(h, t):
+        pi, beyond = _binomial_copies(b, n, t)
+        parts = [(pi[k] / gamma, symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"), h, t))
+                 for k in range(1, len(pi))]
+        return mixture(parts, extra_inf=beyond / gamma)
+
+    def lower(h, t):
+        pi, _ = _binomial_copies(b, n, t)  # dropping the far components lowers P: still a lower bound
+        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
+        pair = LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),))
+        return _lower_grid(pair, h, t)
+
+    def reference(h, t):
+        pi, _ = _binomial_copies(b, n, t)
+        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
+        return pld.discretise_pessimistic(LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),)), h, t)
+
+    return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
+                                 math.log1p(-gamma))}
+
+
+def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
+    """Mixture over the copy count k of shift-2k pairs per order (upper), the copies pair (lower)."""
+    b, n, sigma, noise = phase.batch_size, phase.dataset_size, phase.sigma, phase.noise
+    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+
+    def copies_pair(t, direction):
+        pi, _ = _binomial_copies(b, n, t)
+        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
+        if direction == "remove":
+            return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),))
+        return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps))
+
+    def model(direction):
+        def upper(h, t):
+            pi, beyond = _binomial_copies(b, n, t)
+            parts = [(pi[k] / gamma, pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction),
+                                                                h, t)) for k in range(1, len(pi))]
+            return mixture(parts, extra_inf=beyond / gamma)
+        return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
+                         (gamma, sigma / 2.0), lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t),
+                         math.log1p(-gamma))
+    return {d: model(d) for d in ("remove", "add")}
+
+
+def orders_of(models: List[Dict[str, StepModel]]) -> Dict[str, List[StepModel]]:
+    """Phase models -> {order: [StepModel per phase]} (every phase must offer the same orders)."""
+    names = set(models[0])
+    if any(set(m) != names for m in models):
+        raise InvalidParameter("these phases cannot be composed together (their neighbouring pairs differ in "
+                               "kind); split the schedule")
+    return {name: [m[name] for m in models] for name in sorted(names, reverse=True)}

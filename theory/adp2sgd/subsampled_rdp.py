@@ -1,0 +1,202 @@
+r"""Seed 001, Lemma 2 (L526-528): Gaussian RDP and the subsampled bound :math:`5\gamma^2\alpha\Delta^2/\sigma^2`.
+
+Lemma 2 (cited from Mironov 2017; Wang, Balle, Kasiviswanathan 2019; Wang, Jayaraman, Evans, Gu 2019):
+the Gaussian mechanism is :math:`(\alpha, \alpha\Delta^2/(2\sigma^2))`-RDP, and on a subset drawn uniformly
+WITHOUT replacement at rate gamma it is :math:`(\alpha, 5\gamma^2\alpha\Delta^2/\sigma^2)`-RDP when
+:math:`\sigma^2/\Delta^2 \ge 1.5` and :math:`\alpha \le \log(1/(\gamma(1+\sigma^2/\Delta^2)))`.
+
+We write ``s2`` for :math:`\sigma^2/\Delta^2`. Two independent references:
+
+* upper: Wang, Balle, Kasiviswanathan (AISTATS 2019, arXiv:1808.00087v2) Theorem 9, the RDP of a
+  mechanism run on a subset drawn without replacement, under replace-one adjacency, evaluated at the
+  Gaussian's :math:`\epsilon(j) = j/(2 s_2)` and :math:`\epsilon(\infty) = \infty` (integer orders);
+* lower: a realizable pair. A record whose contribution is Delta away from the one it replaces, in a data
+  set whose other records contribute the same vector as the replacement, gives (translated)
+  :math:`P = (1-\gamma)N(0,\sigma^2) + \gamma N(\Delta,\sigma^2)` against :math:`Q = N(0,\sigma^2)` for a
+  fixed-size batch; :math:`D_\alpha(P\|Q)` is the Poisson A-moment ``numerics.rdp.log_a`` (the same pair).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from numerics.errors import InvalidParameter
+from numerics.precision import MP_DPS
+from numerics.rdp import log_a
+from theory.adp2sgd.paper_values import LEMMA_2
+from theory.ledger import Verdict, claim
+
+S2_FLOOR = LEMMA_2["variance_ratio_floor"].value        # 1.5 (L528)
+FACTOR = LEMMA_2["factor"].value                         # 5 (L528)
+
+
+def lemma2_bound(gamma, s2, alpha):
+    r"""Lemma 2's subsampled RDP :math:`5\gamma^2\alpha/s_2` (L528)."""
+    return FACTOR * gamma ** 2 * alpha / s2
+
+
+def alpha_cap(gamma, s2):
+    r"""Lemma 2's largest order :math:`\log(1/(\gamma(1+s_2)))` (L528)."""
+    return math.log(1.0 / (gamma * (1.0 + s2)))
+
+
+def in_region(gamma, s2, alpha) -> bool:
+    return s2 >= S2_FLOOR and alpha <= alpha_cap(gamma, s2)
+
+
+def wbk_upper(gamma, s2, alpha: int):
+    r"""WBK 2019 Theorem 9 for the Gaussian base mechanism, an upper bound on the subsampled RDP (mpmath).
+
+    :math:`\frac{1}{\alpha-1}\log\big(1 + \gamma^2\binom{\alpha}{2}\min\{4(e^{\epsilon(2)}-1), 2e^{\epsilon(2)}\}
+    + \sum_{j=3}^{\alpha} 2\gamma^j\binom{\alpha}{j} e^{(j-1)\epsilon(j)}\big)`, :math:`\epsilon(j) = j/(2s_2)`.
+    """
+    if int(alpha) != alpha or alpha < 2:
+        raise InvalidParameter(f"WBK Theorem 9 is stated for integer orders >= 2, got {alpha!r}")
+    alpha = int(alpha)
+    with mpmath.workdps(MP_DPS):
+        g, s2m = mpmath.mpf(gamma), mpmath.mpf(s2)
+        eps = lambda j: j / (2 * s2m)  # noqa: E731
+        total = 1 + g ** 2 * mpmath.binomial(alpha, 2) * min(4 * mpmath.expm1(eps(2)), 2 * mpmath.exp(eps(2)))
+        for j in range(3, alpha + 1):
+            total += 2 * g ** j * mpmath.binomial(alpha, j) * mpmath.exp((j - 1) * eps(j))
+        return mpmath.log(total) / (alpha - 1)
+
+
+def pair_lower(gamma, s2, alpha):
+    r""":math:`D_\alpha(P\|Q)` of the realizable fixed-size replace-one pair (a lower bound on the RDP)."""
+    return float(log_a(float(gamma), math.sqrt(float(s2)), float(alpha)) / (float(alpha) - 1))
+
+
+# --- claims -------------------------------------------------------------------------------------------------
+
+
+@claim(id="001.lemma-2.gaussian-rdp", seed="001", lines="L528",
+       statement="The Gaussian mechanism f(x)+N(0, sigma^2 I) is (alpha, alpha Delta_2^2/(2 sigma^2))-RDP.",
+       recorded="holds")
+def gaussian_rdp() -> Verdict:
+    x = sp.symbols("x", real=True)
+    a, s, d = sp.symbols("alpha sigma Delta", positive=True)
+    p = sp.exp(-(x - d) ** 2 / (2 * s ** 2)) / sp.sqrt(2 * sp.pi * s ** 2)
+    q = sp.exp(-x ** 2 / (2 * s ** 2)) / sp.sqrt(2 * sp.pi * s ** 2)
+    # integrand p^a q^(1-a) is a Gaussian kernel: integrate with the exponent collected, a > 1
+    integral = sp.integrate(sp.simplify(sp.exp(a * sp.log(p) + (1 - a) * sp.log(q))).rewrite(sp.exp), (x, -sp.oo, sp.oo),
+                            conds="none")
+    divergence = sp.simplify(sp.log(sp.simplify(integral)) / (a - 1))
+    residual = sp.simplify(sp.expand_log(divergence, force=True) - a * d ** 2 / (2 * s ** 2))
+    ok = residual == 0
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else -1.0,
+                   evidence={"divergence": str(divergence), "residual": str(residual),
+                             "note": "worst case over neighbours is the largest shift, Delta_2 (Definition 3)"},
+                   counterexample=None if ok else {"residual": str(residual)})
+
+
+#: integer orders covered by the ball-arithmetic certificate of the region.
+ALPHA_MAX = 64
+
+
+def ratio_bound(v, alpha: int):
+    r"""Arb enclosure of an upper bound on WBK(gamma, 1/v, alpha) / Lemma 2's bound, uniform over the region.
+
+    With :math:`v = 1/s_2 \in (0, 2/3]`, :math:`\log(1+X) \le X`, :math:`\min\{\cdot\} \le 4(e^v-1)` and the
+    region's :math:`\gamma \le e^{-\alpha}/(1+s_2) = e^{-\alpha}v/(1+v)` (each term is increasing in gamma):
+
+    .. math:: \frac{\mathrm{WBK}}{5\gamma^2\alpha v} \le \frac{4\binom\alpha2\varphi(v)
+              + \sum_{j=3}^{\alpha} 2\binom\alpha j e^{-\alpha(j-2)} v^{j-3}(1+v)^{-(j-2)} e^{(j-1)jv/2}}{5\alpha(\alpha-1)}.
+    """
+    import flint
+
+    from numerics.enclosures import expm1_over_x
+
+    a = int(alpha)
+    total = 4 * flint.arb(a * (a - 1) // 2) * expm1_over_x(v)
+    for j in range(3, a + 1):
+        total += (2 * flint.arb(math.comb(a, j)) * flint.arb(-a * (j - 2)).exp() * v ** (j - 3)
+                  / (1 + v) ** (j - 2) * (flint.arb((j - 1) * j) / 2 * v).exp())
+    return total / (5 * a * (a - 1))
+
+
+def _certify_order(alpha: int, lo: float, hi: float, depth: int = 0) -> tuple[bool, int, float]:
+    """(ratio bound <= 1 on v in [lo, hi], boxes, largest upper end of the enclosures)."""
+    import flint
+
+    enc = ratio_bound(flint.arb((lo + hi) / 2, (hi - lo) / 2), alpha)
+    if enc <= 1:
+        return True, 1, float(enc.upper())
+    if depth >= 40:
+        return False, 1, float(enc.upper())
+    mid = (lo + hi) / 2
+    a = _certify_order(alpha, lo, mid, depth + 1)
+    b = _certify_order(alpha, mid, hi, depth + 1) if a[0] else (False, 0, 0.0)
+    return a[0] and b[0], a[1] + b[1], max(a[2], b[2])
+
+
+#: the scan of Lemma 2's region used as a second, independent view: log-spaced gamma and s2, every
+#: integer order in the region, WBK evaluated in mpmath without the log(1+X) <= X relaxation.
+GAMMAS = np.geomspace(1e-5, 0.3, 16)
+S2S = np.geomspace(S2_FLOOR, 1e3, 12)
+
+
+def _region_points():
+    for g in GAMMAS:
+        for s2 in S2S:
+            cap = alpha_cap(g, s2)
+            for a in range(2, int(math.floor(cap)) + 1):
+                yield float(g), float(s2), a
+
+
+@claim(id="001.lemma-2.in-region", seed="001", lines="L528",
+       statement="Inside its region (sigma^2/Delta^2 >= 1.5, alpha <= log(1/(gamma(1+sigma^2/Delta^2)))) the subsampled Gaussian is (alpha, 5 gamma^2 alpha Delta^2/sigma^2)-RDP.",
+       recorded="holds")
+def in_region_claim() -> Verdict:
+    import flint
+
+    boxes, worst_enclosure, failed = 0, 0.0, []
+    with flint.ctx.workprec(64):
+        for a in range(2, ALPHA_MAX + 1):
+            ok, n, top = _certify_order(a, 0.0, 1.0 / S2_FLOOR)
+            boxes += n
+            worst_enclosure = max(worst_enclosure, top)
+            if not ok:
+                failed.append(a)
+    worst, worst_at, n = -math.inf, None, 0
+    for g, s2, a in _region_points():
+        ratio = float(wbk_upper(g, s2, a)) / lemma2_bound(g, s2, a)
+        n += 1
+        if ratio > worst:
+            worst, worst_at = ratio, {"gamma": g, "s2": s2, "alpha": a}
+    ok = not failed
+    return Verdict("holds" if ok else "open", "rigorous", margin=1.0 - worst_enclosure,
+                   evidence={"certificate": {"orders": [2, ALPHA_MAX], "s2": "[1.5, infinity) as v = 1/s2 in (0, 2/3]",
+                                             "gamma": "every gamma in the region (the bound is uniform in gamma)",
+                                             "v_boxes": boxes, "largest_ratio_enclosure": worst_enclosure,
+                                             "precision_bits": 64},
+                             "reference": "WBK 2019 Thm 9 upper bound (replace-one, sampling without replacement)",
+                             "scan": {"points": n, "max_ratio_upper_over_lemma2": worst, "at": worst_at},
+                             "scope": "integer orders 2..64; Theorem 2 uses fractional alpha, for which WBK Thm 9 "
+                                      "gives no bound (its ceiling order is a valid but different bound)",
+                             "margin_unit": "1 - largest upper end of the ratio enclosures"},
+                   reason="" if ok else f"undecided orders {failed}")
+
+
+#: two points outside the alpha cap (s2 at the floor): the first integer orders where the pair exceeds the bound.
+OUTSIDE = ({"gamma": 0.1, "s2": 1.5, "alpha": 9}, {"gamma": 0.01, "s2": 1.5, "alpha": 15})
+
+
+@claim(id="001.lemma-2.region-needed", seed="001", lines="L528",
+       statement="Lemma 2's region is needed: outside it a realizable replace-one pair has Renyi divergence above 5 gamma^2 alpha Delta^2/sigma^2.",
+       recorded="holds")
+def region_needed() -> Verdict:
+    rows = []
+    for pt in OUTSIDE:
+        lb, bound = pair_lower(**pt), lemma2_bound(**pt)
+        rows.append({**pt, "alpha_cap": alpha_cap(pt["gamma"], pt["s2"]), "pair_lower": lb, "lemma2_bound": bound,
+                     "exceeds": lb > bound})
+    ok = any(r["exceeds"] for r in rows)
+    best = max(r["pair_lower"] / r["lemma2_bound"] for r in rows)
+    return Verdict("holds" if ok else "open", "numeric", margin=best - 1.0,
+                   evidence={"points": rows, "pair": "(1-gamma)N(0,1)+gamma N(1/sqrt(s2),1) vs N(0,1), mpmath",
+                             "margin_unit": "max(lower / Lemma 2 bound) - 1: positive = the bound is exceeded outside"},
+                   reason="" if ok else "no tested out-of-region point exceeds the bound")

@@ -1,0 +1,303 @@
+"""The stated outcomes of seed 003's Figs. 4-7 as ledger claims, decided from our reproductions.
+
+Numbers come from ``figures/out/fig_003_<n>.csv`` written by ``make fig-003-<n>`` at the full setting
+(a quick or missing CSV leaves the claim ``open``: run the target). Rule (``repro.edge_stats``): Welch
+one-sided at 0.05 over seeds for accuracies and gradient norms, TOST for "about the same", one-sided
+Mann-Whitney for censored iteration counts. Data: MNIST-5k is real MNIST (a 5,000-image subset);
+the 8x8 digits stand in for USPS and the MLP for the CNN. A claim is ``refuted`` only by a significant
+opposite effect on real MNIST with the paper's own model (LR or SVM); anything else that fails to
+show the stated effect is ``not-reproduced`` with the numbers in the evidence. Each claim says which
+noise mode (paper-literal = the paper's analysis, NOT DP; K-norm = epsilon-DP) and which AUDP it is about.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from repro.caption_csv import read_csv
+from repro.edge_stats import mann_whitney_greater, tost, welch
+from theory.ledger import Verdict, claim
+
+OUT = Path(__file__).resolve().parents[2] / "figures" / "out"
+REAL_PANELS = ("lr/mnist-5k", "svm/mnist-5k")
+#: correlation with the original above which a recovered image counts as "approximately restored", below which "blurred"
+RESTORED, BLURRED = 0.5, 0.1
+#: TOST margin for "about the same final gradient norm", relative to the reference arm's mean
+TOST_RELATIVE_MARGIN = 0.10
+
+
+def _rows(name: str):
+    path = OUT / f"{name}.csv"
+    if not path.exists():
+        return None
+    meta, rows = read_csv(path)
+    return rows if meta.get("setting") == "full" else None
+
+
+def _missing(name: str) -> Verdict:
+    return Verdict("open", "sampled", evidence={"points": 0},
+                   reason=f"no full-setting figures/out/{name}.csv: run make {name.replace('_', '-')}")
+
+
+def _by(rows, *keys, value="final_accuracy") -> dict:
+    out = defaultdict(list)
+    for r in rows:
+        out[tuple(r[k] for k in keys)].append(float(r[value]))
+    return out
+
+
+def _decide(comparisons: list) -> tuple[str, str]:
+    """comparisons: (panel, welch result). All greater -> holds; a 'less' on a real panel -> refuted."""
+    if comparisons and all(c["decision"] == "greater" for _, c in comparisons):
+        return "holds", ""
+    bad = [(p, c) for p, c in comparisons if c["decision"] == "less" and p in REAL_PANELS]
+    if bad:
+        return "refuted", ""
+    return "not-reproduced", "the stated effect is not significant in every comparison (see evidence); no significant opposite effect on real MNIST with LR/SVM"
+
+
+def _verdict(comparisons, extra: dict, counter_key: str = "less") -> Verdict:
+    status, reason = _decide(comparisons)
+    ev = {"points": sum(c["n_a"] + c["n_b"] for _, c in comparisons), "comparisons": [
+        {"panel": p, **{k: v for k, v in c.items()}} for p, c in comparisons], **extra}
+    cx = None
+    if status == "refuted":
+        cx = {"significant_opposite": [{"panel": p, **c} for p, c in comparisons if c["decision"] == "less" and p in REAL_PANELS]}
+    margin = min(c["diff"] for _, c in comparisons) if comparisons else None
+    return Verdict(status, "sampled", margin=margin, evidence=ev, counterexample=cx, reason=reason)
+
+
+# --- Fig. 6 -----------------------------------------------------------------------------------------
+
+def _fig6_comparisons(noise: str, against: str):
+    rows = _rows("fig_003_6")
+    if rows is None:
+        return None
+    acc = _by(rows, "panel", "label")
+    panels = sorted({r["panel"] for r in rows})
+    eps = sorted({r["epsilon_per_iteration"] for r in rows if r["noise"] == noise and r["epsilon_per_iteration"]}, key=float)
+    out, tuned = [], {}
+    for p in panels:
+        for e in eps:
+            e_lab = f"{float(e):g}"
+            mapa = acc[(p, f"MAPA | {noise} | eps {e_lab}")]
+            audps = {r["clip"]: acc[(p, r["label"])] for r in rows
+                     if r["panel"] == p and r["algorithm"] == "audp" and r["noise"] == noise and r["epsilon_per_iteration"] == e}
+            if against == "paper":
+                ref = acc[(p, f"AUDP clip 3 | {noise} | eps {e_lab}")]
+            else:
+                best = max(audps, key=lambda c: np.mean(audps[c]))
+                tuned[(p, e_lab)] = best
+                ref = audps[best]
+            out.append((p, {**welch(mapa, ref), "epsilon": e_lab}))
+    return out, tuned
+
+
+def _fig6_claim(noise: str, against: str) -> Verdict:
+    got = _fig6_comparisons(noise, against)
+    if got is None:
+        return _missing("fig_003_6")
+    comps, tuned = got
+    extra = {"noise_mode": noise, "dp": noise == "k-norm",
+             "audp": "clip 3 (the paper's Fig. 5 middle bound)" if against == "paper" else "best of clips 0.2/1/3/15 per panel and eps (oracle-tuned, tuning not accounted)"}
+    if tuned:
+        extra["tuned_clips"] = {f"{p} eps {e}": c for (p, e), c in tuned.items()}
+    return _verdict(comps, extra)
+
+
+for _noise in ("paper-literal", "k-norm"):
+    claim(id=f"003.fig-6.mapa-beats-audp.{_noise}", seed="003", lines="L505-L507",
+          statement=f"MAPA's accuracy exceeds AUDP's (clip 3) at every per-iteration eps in 0.1-0.5 ({_noise} noise).",
+          recorded={"paper-literal": "refuted", "k-norm": "not-reproduced"}[_noise])(
+        (lambda n: lambda: _fig6_claim(n, "paper"))(_noise))
+    claim(id=f"003.fig-6.mapa-beats-tuned-audp.{_noise}", seed="003", lines="L505-L507",
+          statement=f"MAPA's accuracy exceeds a tuned AUDP's at every per-iteration eps in 0.1-0.5 ({_noise} noise).",
+          recorded={"paper-literal": "refuted", "k-norm": "not-reproduced"}[_noise])(
+        (lambda n: lambda: _fig6_claim(n, "tuned"))(_noise))
+
+
+def _rises_with_eps(noise: str) -> Verdict:
+    rows = _rows("fig_003_6")
+    if rows is None:
+        return _missing("fig_003_6")
+    acc = _by(rows, "panel", "label")
+    eps = sorted({r["epsilon_per_iteration"] for r in rows if r["noise"] == noise and r["epsilon_per_iteration"]}, key=float)
+    lo, hi = f"{float(eps[0]):g}", f"{float(eps[-1]):g}"
+    comps = []
+    for p in sorted({r["panel"] for r in rows}):
+        for alg in ("MAPA", "AUDP clip 3"):
+            comps.append((p, {**welch(acc[(p, f"{alg} | {noise} | eps {hi}")], acc[(p, f"{alg} | {noise} | eps {lo}")]),
+                              "algorithm": alg}))
+    return _verdict(comps, {"noise_mode": noise, "comparison": f"accuracy at eps {hi} vs eps {lo}"})
+
+
+for _noise in ("paper-literal", "k-norm"):
+    claim(id=f"003.fig-6.accuracy-rises-with-eps.{_noise}", seed="003", lines="L505",
+          statement=f"The accuracy of MAPA and AUDP increases with the per-iteration eps ({_noise} noise).",
+          recorded={"paper-literal": "not-reproduced", "k-norm": "not-reproduced"}[_noise])(
+        (lambda n: lambda: _rises_with_eps(n))(_noise))
+
+
+@claim(id="003.fig-6.headline-improvements", seed="003", lines="L507",
+       statement="MAPA's largest improvement over AUDP is 20% on CNN/MNIST (Fig. 6(c)) and 100% on CNN/USPS (Fig. 6(f)).",
+       recorded="not-reproduced")
+def headline_improvements() -> Verdict:
+    rows = _rows("fig_003_6")
+    if rows is None:
+        return _missing("fig_003_6")
+    acc = _by(rows, "panel", "label")
+    rel = {}
+    for (p, lab), v in acc.items():
+        if lab.startswith("MAPA |") and "eps" in lab:
+            ref = acc.get((p, lab.replace("MAPA", "AUDP clip 3")))
+            if ref:
+                rel[f"{p} {lab[7:]}"] = float(np.mean(v) / np.mean(ref) - 1.0)
+    return Verdict("not-reproduced", "sampled", evidence={"points": len(rows), "relative_improvement_mapa_over_audp_clip3": rel},
+                   reason="the paper's CNN and USPS are not reproduced (MLP and 8x8 digits stand in); relative improvements of our arms are listed")
+
+
+@claim(id="003.fig-6.mapa-vs-asgd", seed="003", lines="L509",
+       statement="For LR, MAPA's accuracy is even higher than non-private ASGD's.",
+       recorded="refuted")
+def mapa_vs_asgd() -> Verdict:
+    rows = _rows("fig_003_6")
+    if rows is None:
+        return _missing("fig_003_6")
+    acc = _by(rows, "panel", "label")
+    comps = []
+    for p in ("lr/mnist-5k", "lr/digits"):
+        for noise in ("paper-literal", "k-norm"):
+            comps.append((p, {**welch(acc[(p, f"MAPA | {noise} | eps 0.5")], acc[(p, "ASGD")]), "noise_mode": noise}))
+    return _verdict(comps, {"comparison": "MAPA at eps 0.5 vs ASGD (no DP)"})
+
+
+# --- Fig. 5 -----------------------------------------------------------------------------------------
+
+def _fig5_finals():
+    rows = _rows("fig_003_5")
+    if rows is None:
+        return None
+    last = max(int(r["iteration"]) for r in rows)
+    return _by([r for r in rows if int(r["iteration"]) == last], "label", value="grad_norm")
+
+
+@claim(id="003.fig-5.audp-extreme-clips-hurt", seed="003", lines="L486",
+       statement="AUDP with a too high (15) or too low (0.2) fixed clip bound ends at a larger gradient norm than with an appropriate one (3).",
+       recorded="not-reproduced")
+def audp_extreme_clips() -> Verdict:
+    g = _fig5_finals()
+    if g is None:
+        return _missing("fig_003_5")
+    comps = []
+    for noise in ("paper-literal", "k-norm"):
+        mid = g[(f"AUDP clip 3 | {noise}",)]
+        for c in ("15", "0.2"):
+            comps.append((f"lr/digits {noise}", {**welch(g[(f"AUDP clip {c} | {noise}",)], mid), "clip": c}))
+    return _verdict(comps, {"data": "digits (USPS stand-in)", "metric": "final ||grad f||"})
+
+
+@claim(id="003.fig-5.mapa-insensitive-to-initial-clip", seed="003", lines="L486",
+       statement="MAPA reaches about the same final gradient norm whatever its initial clip bound (200, 100 or 10).",
+       recorded="not-reproduced")
+def mapa_initial_clip() -> Verdict:
+    g = _fig5_finals()
+    if g is None:
+        return _missing("fig_003_5")
+    tests = []
+    for noise in ("paper-literal", "k-norm"):
+        ref = g[(f"MAPA initial clip 10 | {noise}",)]
+        for c in ("200", "100"):
+            tests.append({"noise": noise, "clip": c, **tost(g[(f"MAPA initial clip {c} | {noise}",)], ref,
+                                                            TOST_RELATIVE_MARGIN * float(np.mean(ref)))})
+    ok = all(t["equivalent"] for t in tests)
+    return Verdict("holds" if ok else "not-reproduced", "sampled", margin=min(t["margin"] - abs(t["diff"]) for t in tests),
+                   evidence={"points": sum(len(v) for v in g.values()), "tost": tests, "data": "digits (USPS stand-in)",
+                             "margin_rule": f"{TOST_RELATIVE_MARGIN:g} x mean of the initial-clip-10 arm"},
+                   reason="" if ok else "equivalence not shown by TOST at the stated margin in every comparison")
+
+
+# --- Fig. 7 -----------------------------------------------------------------------------------------
+
+def _fig7_hits():
+    rows = _rows("fig_003_7")
+    if rows is None:
+        return None
+    out = defaultdict(list)
+    for r in rows:
+        v = r["iterations_to_threshold"] or r["censored_at"]
+        out[(r["panel"], r["label"])].append(float(v))
+    return out, sorted({int(r["edges"]) for r in rows if r["label"] != "CSGD"})
+
+
+@claim(id="003.fig-7.iterations-grow-with-k", seed="003", lines="L542",
+       statement="The iterations the asynchronous algorithms (ASGD, AUDP, MAPA) need to reach the loss threshold grow with the number of edges K.",
+       recorded="not-reproduced")
+def iterations_grow() -> Verdict:
+    got = _fig7_hits()
+    if got is None:
+        return _missing("fig_003_7")
+    hits, ks = got
+    tests = []
+    for p in sorted({p for p, _ in hits}):
+        for alg in ("ASGD", "AUDP clip 3 | paper-literal", "MAPA | paper-literal", "AUDP clip 3 | k-norm", "MAPA | k-norm"):
+            tests.append({"panel": p, "arm": alg, "K": [ks[0], ks[-1]],
+                          **mann_whitney_greater(hits[(p, f"{alg} | K {ks[-1]}")], hits[(p, f"{alg} | K {ks[0]}")])})
+    ok = all(t["greater"] for t in tests)
+    return Verdict("holds" if ok else "not-reproduced", "sampled", evidence={"points": sum(len(v) for v in hits.values()), "tests": tests,
+                   "censoring": "runs that never reach the threshold count as the iteration budget"},
+                   reason="" if ok else "growth with K not significant for every arm (censored runs tie at the budget)")
+
+
+@claim(id="003.fig-7.mapa-faster-than-audp", seed="003", lines="L544",
+       statement="MAPA needs fewer iterations than AUDP to reach the loss threshold at K = 10 and 100 (1-2 orders of magnitude).",
+       recorded="refuted")
+def mapa_faster() -> Verdict:
+    got = _fig7_hits()
+    if got is None:
+        return _missing("fig_003_7")
+    hits, ks = got
+    tests = []
+    for p in sorted({p for p, _ in hits}):
+        for noise in ("paper-literal", "k-norm"):
+            for k in (10, 100):
+                if (p, f"MAPA | {noise} | K {k}") not in hits:
+                    continue
+                a, m = hits[(p, f"AUDP clip 3 | {noise} | K {k}")], hits[(p, f"MAPA | {noise} | K {k}")]
+                tests.append({"panel": p, "noise": noise, "K": k, "median_ratio_audp_over_mapa": float(np.median(a) / np.median(m)),
+                              "mapa_faster": mann_whitney_greater(a, m), "audp_faster": mann_whitney_greater(m, a)})
+    if tests and all(t["mapa_faster"]["greater"] for t in tests):
+        status, reason, cx = "holds", "", None
+    else:
+        opposite = [t for t in tests if t["audp_faster"]["greater"] and t["panel"] in REAL_PANELS]
+        status = "refuted" if opposite else "not-reproduced"
+        cx = {"audp_significantly_faster": opposite} if opposite else None
+        reason = "" if opposite else "MAPA not significantly faster than AUDP in every panel/mode/K (see tests)"
+    return Verdict(status, "sampled", margin=min(math.log10(t["median_ratio_audp_over_mapa"]) for t in tests) if tests else None,
+                   evidence={"points": sum(len(v) for v in hits.values()), "tests": tests,
+                             "audp": "clip 3 (the paper's Fig. 5 middle bound)", "unit_of_margin": "log10 of the AUDP/MAPA median ratio"},
+                   counterexample=cx, reason=reason)
+
+
+# --- Fig. 4 -----------------------------------------------------------------------------------------
+
+@claim(id="003.fig-4.eps-1-restores", seed="003", lines="L484",
+       statement="Gradient inversion gives totally blurred images at eps = 0.01 per iteration and approximately restored ones at eps = 1.",
+       recorded="holds")
+def inversion() -> Verdict:
+    rows = _rows("fig_003_4")
+    if rows is None:
+        return _missing("fig_003_4")
+    cell = {(r["model"], r["noise"], float(r["epsilon_per_iteration"])): float(r["mean_correlation"]) for r in rows}
+    literal_ok = all(cell[(m, "paper-literal", 0.01)] < BLURRED and cell[(m, "paper-literal", 1.0)] > RESTORED for m in ("lr", "svm"))
+    knorm_restores = any(cell[(m, "k-norm", 1.0)] > RESTORED for m in ("lr", "svm"))
+    return Verdict("holds" if literal_ok else "not-reproduced", "sampled",
+                   margin=min(cell[(m, "paper-literal", 1.0)] for m in ("lr", "svm")) - RESTORED,
+                   evidence={"points": int(sum(int(r["repetitions"]) for r in rows)), "correlations": {f"{k[0]} {k[1]} eps {k[2]:g}": v for k, v in cell.items()},
+                             "thresholds": {"restored_above": RESTORED, "blurred_below": BLURRED},
+                             "decided_on": "paper-literal noise (the second moment the paper's analysis uses)",
+                             "k_norm_restores_at_eps_1": knorm_restores,
+                             "note": "under the eps-DP K-norm noise nothing is restored even at eps = 1: the paper's restoration reflects its non-DP noise"},
+                   reason="" if literal_ok else "the paper-literal correlations do not cross the stated thresholds")

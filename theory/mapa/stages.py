@@ -1,0 +1,139 @@
+r"""The MAPA stage design: Sec. 6.2 (L359-L379), Algorithm 1 (L397-L432) and Table II (L465-L474).
+
+With :math:`\gamma=1/(2PL(\tau+1))`, :math:`P\ge1`, the right side of (14) is
+:math:`\frac{4PL(\tau+1)(f(x_1)-f^*)}{T}+\frac{\Delta_b}{P(\tau+1)}` (L365). Making the first term at most the
+second gives the stage length (15) :math:`T_0=4P^2L(\tau+1)^2(f(x_1)-f^*)/\Delta_b`; the gradient-norm
+estimate is :math:`\bar G=\sqrt{2\Delta_b/(P(\tau+1))}` and the next sensitivity :math:`2\bar G/b`; asking it to
+be at most :math:`\theta\Delta S` gives (16) :math:`P\ge8\Delta_b/((\tau+1)b^2\Delta S^2\theta^2)`.
+
+Algorithm 1 iterates, per stage s: :math:`P_s=\max\{8\Delta_{b,s}/((\tau+1)b^2\Delta S_s^2\theta^2),1\}` (Table II),
+:math:`\gamma_s=1/(2P_sL(\tau+1))`, :math:`T_s` by (15), then :math:`\Delta S_{s+1}=\theta\Delta S_s` (line 16) and
+:math:`\Delta_{b,s+1}=\sigma^2/b+2\Delta S_{s+1}^2/\varepsilon_0^2` (line 17). Table II writes the update as
+:math:`\Delta S_{s+1}=2\sqrt{\Delta_s}/b`, which equals :math:`\theta\Delta S_s` only when P is not clamped at 1.
+
+``noise_factor`` = 2 is the paper's :math:`\mathbb E\lVert\eta\rVert^2=2\lambda^2`; the noise of Eq. (6) in N
+dimensions has :math:`N(N+1)` (claim 003.eq-6.second-moment), which makes every P larger and every
+step smaller by up to that ratio over 2.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import sympy
+
+from numerics.errors import InvalidParameter
+from theory.ledger import Verdict, claim
+from theory.mapa.decide import status
+from theory.mapa.theorem3 import defaults, delta_s0
+
+P_, L_, tau_, D_, Db_, T_, b_, dS_, th_, sig_, eps_ = sympy.symbols(
+    "P L tau D Delta_b T b DeltaS theta sigma epsilon", positive=True)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One MAPA stage: sensitivity, Delta_b, P, step size gamma and length T_s (ceil of Eq. 15)."""
+
+    index: int
+    delta_s: float
+    delta_b: float
+    p: float
+    clamped: bool
+    gamma: float
+    length: int
+
+
+def stage_schedule(*, delta_s0_value: float, sigma: float, b: int, eps0: float, L: float, tau: int, theta: float,
+                   f_gap: float, n_stages: int, noise_factor: float = 2.0) -> list:
+    r"""The first ``n_stages`` stages of Algorithm 1 (lines 6-8, 16-17). ``noise_factor`` multiplies
+    :math:`\Delta S^2/\varepsilon_0^2` in Delta_b (2 as printed, N(N+1) for the true Eq.-6 noise)."""
+    if not (0 < theta < 1 and delta_s0_value > 0 and b >= 1 and eps0 > 0 and L > 0 and tau >= 0 and f_gap >= 0):
+        raise InvalidParameter("stage schedule needs 0<theta<1, Delta S0>0, b>=1, eps0>0, L>0, tau>=0, f_gap>=0")
+    out, ds = [], float(delta_s0_value)
+    for s in range(n_stages):
+        db = sigma ** 2 / b + noise_factor * ds ** 2 / eps0 ** 2
+        raw = 8 * db / ((tau + 1) * b ** 2 * ds ** 2 * theta ** 2)
+        p = max(raw, 1.0)
+        gamma = 1.0 / (2 * p * L * (tau + 1))
+        length = max(1, math.ceil(4 * p ** 2 * L * (tau + 1) ** 2 * f_gap / db))
+        out.append(Stage(s, ds, db, p, raw < 1.0, gamma, length))
+        ds *= theta
+    return out
+
+
+def default_schedule(*, n_stages=12, eps0=None, f_gap=1.0, noise_factor=2.0, tau=5):
+    """Algorithm 1 at the paper's defaults (L463, L560): sigma=30, b=12, L=10, delta=1e-3, theta=1/2, tau = K = 5."""
+    eps, b, sigma, dl = defaults()
+    return stage_schedule(delta_s0_value=float(delta_s0(sigma, b, dl)), sigma=sigma, b=b, eps0=eps if eps0 is None else eps0,
+                          L=10.0, tau=tau, theta=0.5, f_gap=f_gap, n_stages=n_stages, noise_factor=noise_factor)
+
+
+@claim(id="003.sec-6-2.eq-15-16", seed="003", lines="L359-L377",
+       statement="With gamma = 1/(2PL(tau+1)) the bound (14) becomes 4PL(tau+1)D/T + Delta_b/(P(tau+1)); T >= T_0 of Eq. (15) makes it <= 2 Delta_b/(P(tau+1)), and Delta S' = 2 sqrt(2 Delta_b/(P(tau+1)))/b <= theta Delta S iff P satisfies Eq. (16).",
+       recorded="holds")
+def eq15_16() -> Verdict:
+    g = 1 / (2 * P_ * L_ * (tau_ + 1))
+    rhs14 = 2 * D_ / (T_ * g) + 2 * Db_ * L_ * g
+    printed_rhs = 4 * P_ * L_ * (tau_ + 1) * D_ / T_ + Db_ / (P_ * (tau_ + 1))
+    ok_rhs = sympy.simplify(rhs14 - printed_rhs) == 0
+    t0 = sympy.solve(sympy.Eq(4 * P_ * L_ * (tau_ + 1) * D_ / T_, Db_ / (P_ * (tau_ + 1))), T_)
+    ok_t0 = len(t0) == 1 and sympy.simplify(t0[0] - 4 * P_ ** 2 * L_ * (tau_ + 1) ** 2 * D_ / Db_) == 0
+    p_root = sympy.solve(sympy.Eq(2 * sympy.sqrt(2 * Db_ / (P_ * (tau_ + 1))) / b_, th_ * dS_), P_)
+    ok_p = len(p_root) == 1 and sympy.simplify(p_root[0] - 8 * Db_ / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2)) == 0
+    ok = ok_rhs and ok_t0 and ok_p
+    return Verdict("holds" if ok else "open", "symbolic", margin=0.0,
+                   evidence={"rhs_(14)_at_gamma(P)": ok_rhs, "T0_(15)": str(t0), "P_(16)": str(p_root),
+                             "monotone_directions": "first term decreasing in T; Delta S' decreasing in P"},
+                   reason="" if ok else "a sympy identity failed")
+
+
+@claim(id="003.alg-1.monotone-schedule", seed="003", lines="L416-L427, L470",
+       statement="Along Algorithm 1, Delta S_s = theta^s Delta S_0 decreases, Delta_b decreases, P_s does not decrease, gamma_s does not increase and T_s does not decrease.",
+       recorded="holds")
+def monotone_schedule() -> Verdict:
+    db = sig_ ** 2 / b_ + 2 * dS_ ** 2 / eps_ ** 2
+    raw_p = sympy.simplify(8 * db / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2))
+    d_raw = sympy.simplify(sympy.diff(raw_p, dS_))  # < 0: P grows as Delta S shrinks
+    d_db = sympy.simplify(sympy.diff(db, dS_))  # > 0
+    ts = 4 * P_ ** 2 * L_ * (tau_ + 1) ** 2 * D_ / Db_
+    neg_raw = sympy.ask(sympy.Q.negative(d_raw))
+    pos_db = sympy.ask(sympy.Q.positive(d_db))
+    ok = bool(neg_raw) and bool(pos_db)
+    return Verdict("holds" if ok else "open", "symbolic", margin=0.0,
+                   evidence={"P_unclamped": str(raw_p), "dP/dDeltaS": str(d_raw), "dDelta_b/dDeltaS": str(d_db),
+                             "clamp": "max(., 1) of a nondecreasing sequence is nondecreasing",
+                             "gamma_s": "1/(2 P_s L (tau+1)): nonincreasing", "T_s": str(ts) + ": increasing in P, decreasing in Delta_b"},
+                   reason="" if ok else "sympy could not decide a sign")
+
+
+@claim(id="003.table-2.sensitivity-update", seed="003", lines="L470-L472, L426",
+       statement="Table II's update Delta S_{s+1} = 2 sqrt(Delta_s)/b (Delta_s = 2 Delta_b/(P(tau+1))) is Algorithm 1's Delta S_{s+1} = theta Delta S_s.",
+       recorded="refuted")
+def table2_update() -> Verdict:
+    unclamped = sympy.simplify(2 * sympy.sqrt(2 * Db_ / ((8 * Db_ / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2)) * (tau_ + 1))) / b_
+                               - th_ * dS_) == 0
+    st = default_schedule(n_stages=1, eps0=1.0)[0]
+    eps, b, _, _ = defaults()
+    table2 = 2 * math.sqrt(2 * st.delta_b / (st.p * 6)) / b
+    alg1 = 0.5 * st.delta_s
+    return Verdict(status(printed_holds=math.isclose(table2, alg1)), "exact", margin=-(alg1 - table2) / alg1,
+                   evidence={"identity_when_P_unclamped": bool(unclamped),
+                             "defaults_epsilon_0.1_never_clamp": not any(s.clamped for s in default_schedule(n_stages=30))},
+                   counterexample={"epsilon_0": 1.0, "sigma": 30, "b": 12, "L": 10, "tau": 5, "theta": 0.5, "delta": 1e-3,
+                                   "Delta_S0": st.delta_s, "P_clamped_to_1": st.clamped,
+                                   "table_II_Delta_S1": table2, "algorithm_1_Delta_S1": alg1})
+
+
+@claim(id="003.alg-1.line-17-variance", seed="003", lines="L427, L406",
+       statement="Line 17's Delta_b = sigma^2/b + 2 Delta S^2/epsilon_0^2 is the variance of the noisy gradient MAPA sends (noise of Eq. 6, line 6).",
+       recorded="refuted")
+def line17_variance() -> Verdict:
+    n = 785  # LR on MNIST: 784 weights + bias
+    printed = default_schedule(n_stages=1)[0]
+    true = default_schedule(n_stages=1, noise_factor=n * (n + 1))[0]
+    return Verdict(status(printed_holds=math.isclose(true.delta_b, printed.delta_b)), "symbolic", margin=-(true.delta_b - printed.delta_b) / true.delta_b,
+                   evidence={"true_noise_term": "N(N+1) Delta S^2/epsilon_0^2 (claim 003.eq-6.second-moment)",
+                             "stage_0_at_defaults_N=785": {"P_printed": printed.p, "P_true": true.p,
+                                                           "gamma_printed": printed.gamma, "gamma_true": true.gamma}},
+                   counterexample={"N": n, "Delta_b_printed": printed.delta_b, "Delta_b_true": true.delta_b})
