@@ -129,9 +129,10 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *
     return paths
 
 
-def figure_axes(n_panels: int = 1, *, rows: int = 1):
-    """(fig, axes) in the suite's style (figures/style.py): ``rows x n_panels`` panels, axes row by row."""
-    return style.figure(n_panels, rows=rows)
+def figure_axes(n_panels: int = 1, *, rows: int = 1, width: float | None = None):
+    """(fig, axes) in the suite's style (figures/style.py): ``rows x n_panels`` panels, axes row by row;
+    ``width``: one panel's width in inches (default the style's)."""
+    return style.figure(n_panels, rows=rows, width=width)
 
 
 def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accuracy", title: str = "",

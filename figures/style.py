@@ -39,15 +39,16 @@ def rc() -> dict:
             "pdf.fonttype": 42, "svg.fonttype": "none"}
 
 
-def figure(n_panels: int = 1, *, rows: int = 1):
-    """A figure of ``rows x n_panels`` panels in the suite's style; returns (fig, flat list of axes)."""
+def figure(n_panels: int = 1, *, rows: int = 1, width: float | None = None):
+    """A figure of ``rows x n_panels`` panels in the suite's style (``width``: one panel's width in inches,
+    default :data:`PANEL`); returns (fig, flat list of axes)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     matplotlib.rcParams.update(rc())  # titles and labels set later by the scripts take the style too
-    fig, axes = plt.subplots(rows, n_panels, figsize=(PANEL[0] * n_panels, PANEL[1] * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, n_panels, figsize=((width or PANEL[0]) * n_panels, PANEL[1] * rows), squeeze=False)
     fig.set_layout_engine("constrained")
     for ax in axes.ravel():
         ax.set_prop_cycle(rc()["axes.prop_cycle"])
