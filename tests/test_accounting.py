@@ -237,7 +237,7 @@ def test_opacus_history_is_poisson():
 
 
 def test_dp_events():
-    dpa = pytest.importorskip("dp_accounting")
+    import dp_accounting as dpa
     wor = dpa.SelfComposedDpEvent(dpa.SampledWithoutReplacementDpEvent(1000, 10, dpa.GaussianDpEvent(1.1)), 500)
     b = numerics.epsilon(wor, 1e-5, adjacency="replace-one")
     ref = numerics.epsilon(Schedule((Phase.fixed_size(batch_size=10, dataset_size=1000, sigma=1.1, steps=500),),

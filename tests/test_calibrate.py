@@ -40,7 +40,6 @@ def test_calibrated_sigma_subsampled_recheck_and_resolution():
 
 
 def test_rdp_calibration_needs_at_least_the_pld_sigma():
-    pytest.importorskip("numerics.conversions")
     kw = dict(q=0.01, steps=1000, delta=1e-5, epsilon=1.0)
     assert calibrate.calibrate_sigma(**kw, method="rdp") >= calibrate.calibrate_sigma(**kw)
 

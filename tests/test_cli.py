@@ -91,7 +91,7 @@ def test_module_entry_point_bad_input_is_one_line_exit_2():
     assert len(proc.stderr.strip().splitlines()) == 1 and "sigma" in proc.stderr
 
 
-# --- happy path: needs the accountants (skipped until they land) -----------------------------------
+# --- happy path: the accountants --------------------------------------------------------------------
 
 def _json(capsys, *argv):
     status, out, err = run(capsys, *argv, "--json")
@@ -100,7 +100,7 @@ def _json(capsys, *argv):
 
 
 def test_epsilon_pld_json_matches_the_accountant(capsys):
-    pld = pytest.importorskip("numerics.pld")
+    from numerics import pld
     from numerics.schedule import Schedule
 
     got = _json(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "pld")
@@ -117,8 +117,6 @@ def test_epsilon_pld_json_matches_the_accountant(capsys):
 
 
 def test_epsilon_method_all_gives_one_object_per_method(capsys):
-    for mod in ("numerics.pld", "numerics.conversions", "numerics.gdp"):
-        pytest.importorskip(mod)
     got = _json(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "all")
     assert set(got["methods"]) == {"pld", "rdp", "gdp-clt"}
     for name, obj in got["methods"].items():
@@ -130,7 +128,6 @@ def test_epsilon_method_all_gives_one_object_per_method(capsys):
 
 
 def test_epsilon_heterogeneous_phases_and_adjacency(capsys):
-    pytest.importorskip("numerics.pld")
     one = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--delta", "1e-5")
     two = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--phase", "0.02,1,50", "--delta", "1e-5")
     assert len(two["schedule"]["phases"]) == 2
@@ -141,7 +138,6 @@ def test_epsilon_heterogeneous_phases_and_adjacency(capsys):
 
 
 def test_epsilon_human_output_says_which_side(capsys):
-    pytest.importorskip("numerics.pld")
     status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5")
     assert status == 0
     assert "epsilon_lower=" in out and "epsilon_upper=" in out and "certified" in out
@@ -149,14 +145,11 @@ def test_epsilon_human_output_says_which_side(capsys):
 
 
 def test_delta_json(capsys):
-    pytest.importorskip("numerics.pld")
     got = _json(capsys, "delta", *BASE, "--epsilon", "1.0")
     assert 0 <= got["delta_lower"] <= got["delta_upper"] < 1
 
 
 def test_calibrate_sigma_and_critical_steps_json(capsys):
-    pytest.importorskip("numerics.calibrate")
-    pytest.importorskip("numerics.pld")
     got = _json(capsys, "calibrate-sigma", "--q", "0.01", "--steps", "1000", "--delta", "1e-5",
                 "--epsilon", "1.0")
     sigma = got["sigma"]
@@ -204,7 +197,6 @@ def test_valid_phase_strings_parse_to_the_same_schedule(q, sigma):
 @pytest.mark.parametrize("adjacency", ["add-remove", "replace-one"])
 def test_clt_and_rdp_text_say_which_side(capsys, adjacency):
     """STYLE 1: the CLT number is printed as an estimate, never as a bound; RDP as an upper bound only."""
-    pytest.importorskip("numerics.gdp")
     status, out, _ = run(capsys, "epsilon", *BASE, "--delta", "1e-5", "--method", "gdp-clt",
                          "--adjacency", adjacency)
     assert status == 0 and "estimate, not a certified bound" in out and adjacency in out

@@ -1,13 +1,10 @@
-"""Every printed number of seed 004 stands verbatim on the line its paper_values entry names."""
-import os
-from pathlib import Path
-
+"""Every printed number of seed 004 stands verbatim on the line its paper_values entry names (fails without
+the seeds, never skips)."""
 import pytest
 
 from theory.dp_fed_ls import paper_values
 from theory.printed import Printed
-
-SEEDS_DIR = Path(os.environ.get("DPV_SEEDS_DIR", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+from tests.seeds import seed_path
 
 
 def _walk(obj):
@@ -29,10 +26,7 @@ def _all_printed():
 
 @pytest.fixture(scope="module")
 def seed_lines():
-    path = SEEDS_DIR / paper_values.SEED
-    if not path.exists():
-        pytest.skip(f"seed file {path} not present (clean checkout without the shared seeds)")
-    return path.read_text(encoding="utf-8").splitlines()
+    return seed_path(paper_values.SEED).read_text(encoding="utf-8").splitlines()
 
 
 @pytest.mark.parametrize("p", list(_all_printed()), ids=lambda p: f"{p.line}:{p.text}")

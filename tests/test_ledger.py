@@ -6,18 +6,14 @@ right, the claim's ``recorded`` status. Every check is fast by contract (< 5 s),
 """
 import json
 import math
-import os
 import re
-import time
-from pathlib import Path
 
-import pytest
-
+from numerics import pld
 from theory import ledger
 
-CLAIMS = ledger.load_all()
-#: the seed papers: /work/shared/seeds beside the checkout, or $DPV_SEEDS_DIR
-SEEDS_DIR = Path(os.environ.get("DPV_SEEDS_DIR", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+from tests.ledger_verdicts import CLAIMS, per_claim, verdict, verdict_and_seconds
+from tests.seeds import seed_path
+
 LINES = re.compile(r"^L(\d+)(?:-L?(\d+))?$")
 #: a generous wall-clock ceiling per check on a loaded CI machine (the contract is < 5 s)
 CHECK_SECONDS_CEILING = 30.0
@@ -34,11 +30,9 @@ def test_there_are_claims_and_ids_are_unique():
     assert ids == sorted(ids)
 
 
-@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+@per_claim()
 def test_claim_computes_its_recorded_status(c):
-    t0 = time.perf_counter()
-    v = c.evaluate()
-    seconds = time.perf_counter() - t0
+    v, seconds = verdict_and_seconds(c.id)
     assert v.status == c.recorded, f"{c.id}: computed {v.status}, ledger records {c.recorded}; {v.reason}"
     assert v.evidence_kind in ledger.EVIDENCE_KINDS
     _strict_json(v.evidence)
@@ -53,7 +47,7 @@ def test_claim_computes_its_recorded_status(c):
     assert seconds < CHECK_SECONDS_CEILING, f"{c.id} took {seconds:.1f} s; claims must be fast"
 
 
-@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+@per_claim()
 def test_claim_cites_seed_lines_that_exist(c):
     assert c.id.startswith(c.seed + ".")
     assert c.statement.strip() and "\n" not in c.statement
@@ -67,9 +61,7 @@ def test_claim_cites_seed_lines_that_exist(c):
         first, last = int(m.group(1)), int(m.group(2) or m.group(1))
         assert 1 <= first <= last, f"{c.id}: empty line range {r!r}"
         spans.append(last)
-    seed_file = SEEDS_DIR / c.seed_file
-    if not seed_file.exists():
-        pytest.skip(f"seed file {seed_file} not present (clean checkout without /work/shared)")
+    seed_file = seed_path(c.seed_file)  # fails (never skips) without the seeds
     n_lines = len(seed_file.read_text(encoding="utf-8").splitlines())
     assert max(spans) <= n_lines, f"{c.id}: lines {c.lines} beyond the {n_lines} lines of {c.seed_file}"
 
@@ -81,8 +73,7 @@ def test_theorem_b1_counterexample_meets_the_hypotheses_and_breaks_the_conclusio
     (eps, delta)-DP: scipy's normal CDF (not the claim's mpmath) and the certified PLD lower bound."""
     from scipy.stats import norm
 
-    c = ledger.get("002.thm-B1.moments-accountant")
-    cx = c.evaluate().counterexample
+    cx = verdict("002.thm-B1.moments-accountant").counterexample
     q, steps, sigma, eps, delta = cx["q"], cx["steps"], cx["sigma"], cx["epsilon"], cx["delta"]
     assert 0 < q <= 1 and eps < cx["c1"] * steps * q ** 2
     assert sigma >= cx["c2"] * q * math.sqrt(steps * math.log(1 / delta)) / eps
@@ -90,7 +81,6 @@ def test_theorem_b1_counterexample_meets_the_hypotheses_and_breaks_the_conclusio
     assert q == 1.0
     delta_exact = norm.cdf(-eps / mu + mu / 2) - math.exp(eps + norm.logcdf(-eps / mu - mu / 2))
     assert delta_exact > delta
-    pld = pytest.importorskip("numerics.pld")
     from numerics.schedule import Schedule
 
     bounds = pld.epsilon_pld(Schedule.constant(q=q, sigma=sigma, steps=steps), delta)

@@ -5,7 +5,6 @@ module-level dicts, tuples and lists) and reads its line(s) in ``../shared/seeds
 repository, or ``DPV_SEEDS_DIR``). The seeds are part of CI: without them this test fails, it never skips.
 """
 import importlib
-import os
 import pkgutil
 import re
 from pathlib import Path
@@ -17,8 +16,7 @@ from theory.ledger import SEED_FILES
 from theory.printed import Printed
 
 REPO = Path(__file__).resolve().parent.parent
-#: ``DPV_SEEDS_DIR`` overrides the place (as in tests/test_ledger.py), e.g. for a git worktree elsewhere
-SEEDS_DIR = Path(os.environ.get("DPV_SEEDS_DIR", REPO.parent / "shared" / "seeds"))
+from tests.seeds import SEEDS_DIR  # noqa: E402  (``DPV_SEEDS_DIR`` overrides the place)
 #: characters a paper sets between the digits of one number (thousands separators, thin spaces)
 _GROUPING = re.compile(r"(?<=\d)[,\u2009\u202f\u00a0 ](?=\d{3}\b)")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-"})

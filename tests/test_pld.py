@@ -81,7 +81,7 @@ def test_replace_one_lower_exceeds_add_remove_on_subsampled_case():
 @pytest.mark.parametrize("q,sigma,steps,delta", [(0.01, 1.0, 1000, 1e-5), (0.1, 4.0, 1000, 1e-5),
                                                  (0.05, 0.8, 300, 1e-6)])
 def test_pld_upper_below_rdp_bound(q, sigma, steps, delta):
-    conversions = pytest.importorskip("numerics.conversions")
+    from numerics import conversions
     s = Schedule.constant(q=q, sigma=sigma, steps=steps)
     b = pld.epsilon_pld(s, delta)
     assert b.epsilon_lower <= b.epsilon_upper <= conversions.epsilon_rdp(s, delta).epsilon_upper

@@ -15,10 +15,38 @@ setting cannot decide: stand-in data, a model far smaller than the paper's; the 
 
 Evidence kind
 -------------
-``symbolic`` (sympy identity), ``exact`` (exhaustive or exact arithmetic), ``rigorous`` (ball/interval
-enclosure over a region), ``numeric`` (high-precision evaluation at stated points: a computed value
+``symbolic`` (sympy identity), ``exact`` (exact arithmetic; over the whole stated domain, or a finite scan
+that says so under ``evidence['domain']``), ``rigorous`` (ball/interval enclosure over a region, named
+under ``evidence['domain']`` with the side of a one-sided certificate), ``numeric`` (high-precision evaluation at stated points: a computed value
 compared with a printed one, or an accountant certificate), ``sampled`` (evaluation at sampled points:
 the weakest "holds"; the evidence must state how many points and where).
+
+Margin
+------
+One definition for every claim (:data:`MARGIN_DEFINITION`): the margin says by how much the statement
+holds; **negative means the statement is violated**, zero means it holds with equality. Its unit is
+relative (the slack divided by the size of the quantity compared) unless the claim states another unit
+under ``evidence['margin_unit']``. So ``refuted`` carries a negative margin (or ``None`` with the reason
+under ``evidence['margin_none']``), and ``holds`` a margin >= 0 when it gives one;
+``tests/test_trust.py`` enforces the sign over the whole ledger.
+
+Evidence coverage
+-----------------
+An ``exact`` or ``rigorous`` verdict says what it covered under ``evidence['domain']`` (a string:
+``"whole stated domain"``, ``"exhaustive for lambda <= 120"``, ``"one-sided: upper"``, ...): a finite
+scan is not the whole domain, and a one-sided certificate says which side.
+
+Counterexamples
+---------------
+A claim may pass ``recheck=`` to :func:`claim`: a function of the counterexample dict that checks the
+claim's hypotheses at that point (raising :class:`HypothesisFails` when they do not hold) and returns
+the margin of the conclusion there, computed independently of the check where possible. The generic
+test recomputes every refuted claim's counterexample through it.
+
+Severity
+--------
+Findings are ordered by :data:`SEVERITIES` (most consequential first); :func:`default_severity` gives
+the rule, and ``severity=`` on :func:`claim` overrides it for a claim.
 
 Claim ids read ``<seed>.<where>.<what>``, e.g. ``002.lemma-B3.conclusion``; seed is the three-digit
 prefix of the seed file (``000`` ... ``004``) or ``numerics`` for the accountants' own checks.
@@ -39,6 +67,69 @@ SEED_FILES = {
     "004": "004_da72e1d6878ba772.txt",
     "numerics": None,
 }
+
+STATUS_DEFINITIONS = {
+    "holds": "the statement is true as printed, with the evidence of its kind",
+    "refuted": "a concrete counterexample (recomputed by a test) violates the statement; negative margin",
+    "holds-with-correction": "true after a stated correction (given in the evidence), which was checked",
+    "not-reproduced": "our small-scale setting cannot decide it (stand-in data, smaller model); reason given",
+    "open": "undecided; the reason says what is missing",
+}
+EVIDENCE_DEFINITIONS = {
+    "symbolic": "a sympy identity or simplification, valid for all parameter values it assumes",
+    "exact": "exact (rational/integer) arithmetic; evidence['domain'] says what was covered: the whole stated "
+             "domain, or a finite scan such as 'exhaustive for lambda <= 120'",
+    "rigorous": "ball/interval (Arb) enclosures over boxes covering a region; evidence['domain'] names the "
+                "region and, for a one-sided certificate, the side",
+    "numeric": "high-precision evaluation or a certified accountant at stated points",
+    "sampled": "evaluation at sampled points (evidence['points'] says how many and where): the weakest 'holds'",
+}
+MARGIN_DEFINITION = (
+    "How far the statement is from failing. Negative means the statement is violated, zero that it "
+    "holds with equality, positive that it holds with room to spare. Unit: relative (slack / size of the "
+    "compared quantity) unless the claim states evidence['margin_unit'].")
+#: severity of a finding, most consequential first (the report orders findings by it); see default_severity
+SEVERITIES = ("main-result-fails", "wrong-constant-or-step", "table-or-figure-value", "typo")
+SEVERITY_DEFINITIONS = {
+    "main-result-fails": "a main theorem, lemma or guarantee of the paper fails",
+    "wrong-constant-or-step": "a wrong constant, hypothesis or proof step in a result that still holds (or a "
+                              "secondary statement that fails)",
+    "table-or-figure-value": "a value in a table, figure or worked example",
+    "typo": "a typo that does not change any result",
+}
+#: where-parts (the middle of a claim id) that name a main result, and those that name a table or figure
+MAIN_RESULT_PREFIXES = ("thm", "theorem", "lemma", "cor", "prop", "abstract", "main")
+TABLE_FIGURE_PREFIXES = ("table", "fig", "figure", "example")
+#: the order statuses are listed in when they are not findings (after every finding)
+NON_FINDING_ORDER = ("open", "not-reproduced", "holds")
+
+
+class HypothesisFails(AssertionError):
+    """Raised by a claim's ``recheck`` when a counterexample does not satisfy the claim's hypotheses."""
+
+
+def default_severity(claim_id: str, status: str) -> "Optional[str]":
+    """The severity of a finding when the claim does not set one; ``None`` when ``status`` is no finding.
+
+    Rule: only ``refuted`` and ``holds-with-correction`` are findings. A claim whose id's ``<what>`` part
+    mentions ``typo`` is a typo; one whose ``<where>`` part starts with a table/figure/example prefix
+    (:data:`TABLE_FIGURE_PREFIXES`) is a table or figure value; a refuted claim whose ``<where>`` names a
+    theorem, lemma, corollary, proposition or the abstract (:data:`MAIN_RESULT_PREFIXES`) is a main result
+    that fails; everything else (a corrected result, a refuted algorithm step or constant) is a wrong
+    constant or step.
+    """
+    if status not in ("refuted", "holds-with-correction"):
+        return None
+    parts = claim_id.split(".")
+    where = parts[1].lower() if len(parts) > 1 else ""
+    what = ".".join(parts[2:]).lower()
+    if "typo" in what:
+        return "typo"
+    if where.startswith(TABLE_FIGURE_PREFIXES):
+        return "table-or-figure-value"
+    if status == "refuted" and where.startswith(MAIN_RESULT_PREFIXES):
+        return "main-result-fails"
+    return "wrong-constant-or-step"
 
 
 @dataclass
@@ -77,6 +168,8 @@ class Claim:
     check: Callable[[], Verdict]
     version: str = "1"
     figure: Optional[str] = None  # path of a figure (PNG) the claim rests on, for the report
+    severity: Optional[str] = None  # overrides default_severity for this claim's findings
+    recheck: Optional[Callable[[dict], float]] = None  # counterexample -> margin (see module docstring)
 
     @property
     def seed_file(self) -> Optional[str]:
@@ -88,13 +181,25 @@ class Claim:
             raise TypeError(f"claim {self.id} returned {type(v).__name__}, not Verdict")
         return v
 
+    def severity_for(self, status: str) -> Optional[str]:
+        """The severity of this claim's finding at ``status`` (``None`` when the status is no finding)."""
+        default = default_severity(self.id, status)
+        return self.severity if (default is not None and self.severity) else default
+
 
 _REGISTRY: Dict[str, Claim] = {}
 
 
 def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, version: str = "1",
-          figure: Optional[str] = None):
-    """Register the decorated zero-argument function as the check of a ledger claim."""
+          figure: Optional[str] = None, severity: Optional[str] = None,
+          recheck: Optional[Callable[[dict], float]] = None):
+    """Register the decorated zero-argument function as the check of a ledger claim.
+
+    ``severity`` (one of :data:`SEVERITIES`) overrides :func:`default_severity` for this claim's findings;
+    ``recheck`` recomputes a counterexample's margin (see the module docstring).
+    """
+    if severity is not None and severity not in SEVERITIES:
+        raise ValueError(f"severity must be one of {SEVERITIES}, got {severity!r}")
     if seed not in SEED_FILES:
         raise ValueError(f"unknown seed {seed!r}")
     if recorded not in STATUSES:
@@ -105,7 +210,7 @@ def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, vers
     def register(fn: Callable[[], Verdict]) -> Callable[[], Verdict]:
         if id in _REGISTRY and _REGISTRY[id].check.__qualname__ != fn.__qualname__:
             raise ValueError(f"duplicate claim id {id!r}")
-        _REGISTRY[id] = Claim(id, seed, lines, statement, recorded, fn, version, figure)
+        _REGISTRY[id] = Claim(id, seed, lines, statement, recorded, fn, version, figure, severity, recheck)
         fn.claim_id = id
         return fn
 
@@ -113,6 +218,7 @@ def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, vers
 
 
 #: packages whose modules are scanned for claims: every module below them is imported (no hand list).
+#: ``DPV_CLAIM_PACKAGES`` (comma-separated) replaces it, e.g. to point the report at a test package.
 CLAIM_PACKAGES = ("theory",)
 #: modules under CLAIM_PACKAGES that hold no claims and are not imported by discovery.
 NOT_CLAIM_MODULES = ("theory.report", "theory.notebooks")
@@ -121,10 +227,12 @@ NOT_CLAIM_MODULES = ("theory.report", "theory.notebooks")
 def claim_modules() -> List[str]:
     """Every module under :data:`CLAIM_PACKAGES` (sorted), found by a scan of the package tree."""
     import importlib
+    import os
     import pkgutil
 
     names = []
-    for pkg_name in CLAIM_PACKAGES:
+    packages = tuple(p for p in os.environ.get("DPV_CLAIM_PACKAGES", "").split(",") if p) or CLAIM_PACKAGES
+    for pkg_name in packages:
         pkg = importlib.import_module(pkg_name)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=pkg_name + "."):
             if not info.name.startswith(NOT_CLAIM_MODULES):

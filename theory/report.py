@@ -2,41 +2,70 @@
 
     python -m theory.report [--fresh] [--scheduler ADDRESS] [--backend serial|local|cluster] [--out DIR]
 
-Every claim's check runs through the one sweep runner (numerics.sweep), so the report runs serially,
-on a local Dask cluster or on an existing scheduler, and a second run takes cached verdicts for the
-claims whose code did not change (``--fresh``, ``make report FRESH=1``, recomputes everything).
+Every claim's check runs through the one sweep runner (numerics.sweep), in batches per paper, so the
+report runs serially, on a local Dask cluster or on an existing scheduler; a second run takes cached
+verdicts for the claims whose code did not change (``--fresh``, ``make report FRESH=1``, recomputes
+everything). After each batch (at most BATCH_SIZE claims of one paper) one progress line goes to stdout
+(flushed, terminal or not) with the counts so far and the elapsed time.
 Writes, in ``report/``:
 
-``verdicts.json``  one object per claim, sorted by id: id, seed, lines, statement, status, margin,
-                   evidence, counterexample, evidence_kind, recorded, reason, seconds;
-``VERDICTS.md``    counts per status and per evidence kind, then one table per seed; a claim whose
-                   computed status differs from the status the ledger records is marked;
-``run.json``       how the report ran: backend, scheduler, workers, wall time, cache hits and misses,
-                   seconds per claim.
+``verdicts.json``     one object per claim, sorted by id: id, seed, lines, statement, recorded, status,
+                      evidence_kind, margin, evidence, counterexample, reason, severity, problem (and
+                      figure). A pure function of the tree: no timing or host fact, floats rounded to
+                      :data:`FLOAT_DIGITS` significant digits, keys sorted; a rerun on an unchanged tree
+                      rewrites the same bytes.
+``VERDICTS.md``       definitions (margin, statuses, evidence kinds, severity order), the problems first,
+                      then one section per paper (title, authors, seed file, a one-screen summary with
+                      inventory coverage, findings by severity, the other claims). Also pure.
+``html/index.html``   the same as a static site, one page per paper (theory.report_html).
+``run.json``          how the report ran: backend, scheduler, workers, wall time, cache hits and misses,
+                      seconds per claim. Host facts change every run, so it is git-ignored.
 
-A claim whose check raises, or a claim module that fails to import, is reported with status ``error``
-and its message (never dropped), and the command exits with status 1 after writing the files.
+Problems (:data:`PROBLEMS`) make the command exit 1 after writing the files, and are listed first: a claim
+module that fails to import, a check that raises (status ``error``), a figure claim whose data is stale
+(its check raised ``repro.provenance.StaleFigureData``; status ``stale``), and a computed status that
+differs from the one the ledger records.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import math
+import os
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from numerics.cli import jsonable
 from numerics.sweep import SweepError, SweepFailure, source_digest, sweep, versioned
 
-from . import ledger
+from . import inventory, ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT_DIR = ROOT / "report"
-ERROR = "error"
-VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason", "seconds")
+ERROR, STALE = "error", "stale"
+#: the class a figure claim raises when its CSV's provenance sidecar does not match (repro.provenance);
+#: matched by name, so the report does not import repro.provenance
+STALE_EXCEPTION = "StaleFigureData"
+#: what makes the report fail, in the order the report lists them (most urgent first)
+PROBLEMS = {
+    "import-error": "a claim module fails to import (its claims are missing from the ledger)",
+    "error": "the claim's check raised",
+    "stale": "the figure or table data the claim reads is stale (its provenance sidecar does not match)",
+    "mismatch": "the computed status differs from the status the ledger records",
+}
+#: significant digits of every float written to verdicts.json (stable across reruns and platforms)
+FLOAT_DIGITS = 12
+#: claims per sweep batch: one progress line per batch, so a cold report is never silent for long
+BATCH_SIZE = 24
+#: how many findings a paper's summary names (the table below it lists them all)
+TOP_FINDINGS = 5
+VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason")
 
 
 # --- loading claims: a broken claim module is a reported error, not a crashed report ----------------
@@ -49,7 +78,7 @@ def import_claim_modules() -> Dict[str, str]:
     for name in ledger.claim_modules():
         try:
             importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - reported as an error row
+        except Exception as exc:  # noqa: BLE001 - reported as an import-error row
             broken[name] = f"{type(exc).__name__}: {exc}"
     return broken
 
@@ -71,11 +100,11 @@ def _find(claim_id: str) -> ledger.Claim:
 
 @versioned("1")
 def evaluate_claim(claim_id: str, source: str = "") -> dict:
-    """Compute one claim's verdict as a JSON-able dict.
+    """Compute one claim's verdict as a JSON-able dict (plus the seconds it took).
 
     ``source`` is a digest of the claim module's source closure; it is part of the sweep point only so
     that editing a claim invalidates its cached verdict. A check that raises propagates (the report
-    records it as an error; a failed point is never cached).
+    records it as an error, or as stale data; a failed point is never cached).
     """
     c = _find(claim_id)
     t0 = time.perf_counter()
@@ -94,122 +123,380 @@ def _source(c: ledger.Claim) -> str:
         return ""
 
 
+def stable(value):
+    """``value`` as plain JSON with every float rounded to :data:`FLOAT_DIGITS` significant digits."""
+    value = jsonable(value)
+    if isinstance(value, float):
+        return float(f"{value:.{FLOAT_DIGITS}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: stable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [stable(v) for v in value]
+    return value
+
+
+def _failure_status(error: str) -> str:
+    return STALE if error.split(":", 1)[0].strip() == STALE_EXCEPTION else ERROR
+
+
+def problem_of(entry: dict) -> Optional[str]:
+    """Which of :data:`PROBLEMS` an entry has, or ``None``."""
+    if entry["seed"] == "import":
+        return "import-error"
+    if entry["status"] in (ERROR, STALE):
+        return entry["status"]
+    if entry["recorded"] is not None and entry["status"] != entry["recorded"]:
+        return "mismatch"
+    return None
+
+
 def _entry(c: ledger.Claim, result) -> dict:
     if isinstance(result, SweepFailure):
-        result = {"status": ERROR, "evidence_kind": None, "margin": None, "evidence": {},
-                  "counterexample": None, "reason": result.error, "seconds": None}
+        result = {"status": _failure_status(result.error), "evidence_kind": None, "margin": None,
+                  "evidence": {}, "counterexample": None, "reason": result.error}
     entry = {"id": c.id, "seed": c.seed, "lines": c.lines, "statement": c.statement,
              "recorded": c.recorded, "figure": c.figure}
     entry.update({k: result.get(k) for k in VERDICT_KEYS})
-    return entry
+    entry["severity"] = c.severity_for(entry["status"])
+    entry["problem"] = problem_of(entry)
+    return stable(entry)
 
 
 def _import_error_entry(module: str, error: str) -> dict:
-    return {"id": module, "seed": "import", "lines": "", "statement": f"claim module {module} imports",
-            "recorded": None, "figure": None, "status": ERROR, "evidence_kind": None, "margin": None,
-            "evidence": {}, "counterexample": None, "reason": error, "seconds": None}
+    entry = {"id": module, "seed": "import", "lines": "", "statement": f"claim module {module} imports",
+             "recorded": None, "figure": None, "status": ERROR, "evidence_kind": None, "margin": None,
+             "evidence": {}, "counterexample": None, "reason": error, "severity": None}
+    entry["problem"] = problem_of(entry)
+    return entry
+
+
+def _groups(claim_list: List[ledger.Claim]) -> List[Tuple[str, List[ledger.Claim]]]:
+    seeds = sorted({c.seed for c in claim_list})
+    return [(s, sorted((c for c in claim_list if c.seed == s), key=lambda c: c.id)) for s in seeds]
+
+
+def _batches(claim_list: List[ledger.Claim]) -> List[Tuple[str, List[ledger.Claim]]]:
+    """Each paper's claims in batches of at most :data:`BATCH_SIZE` (one progress line per batch)."""
+    out = []
+    for seed, group in _groups(claim_list):
+        n = -(-len(group) // BATCH_SIZE)
+        for k in range(n):
+            out.append((f"seed {seed}" + (f" part {k + 1}/{n}" if n > 1 else ""),
+                        group[k * BATCH_SIZE:(k + 1) * BATCH_SIZE]))
+    return out
 
 
 def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: Optional[str] = None,
-             backend: Optional[str] = None) -> Tuple[List[dict], dict]:
-    """Evaluate the claims through the sweep runner; return (entries sorted by id, run facts)."""
-    claim_list = sorted(claim_list, key=lambda c: c.id)
-    stats: dict = {}
+             backend: Optional[str] = None, progress: Optional[Callable[[str], None]] = None
+             ) -> Tuple[List[dict], dict]:
+    """Evaluate the claims through the sweep runner, in batches per paper; return (entries sorted by id,
+    run facts). ``progress`` receives one line per batch (counts and elapsed time)."""
     t0 = time.perf_counter()
-    results = sweep(evaluate_claim, [{"claim_id": c.id, "source": _source(c)} for c in claim_list],
-                    cache=not fresh, scheduler=scheduler, backend=backend, stats=stats,
-                    desc="claims", on_error="record")
-    entries = [_entry(c, r) for c, r in zip(claim_list, results)]
-    run = {"backend": stats.get("backend", backend), "scheduler": stats.get("scheduler", scheduler),
-           "workers": stats.get("workers"), "wall_time": stats.get("wall_time", time.perf_counter() - t0),
-           "cache_hits": stats.get("cache_hits"), "cache_misses": stats.get("cache_misses"),
-           "fresh": fresh, "claims": len(entries),
-           "seconds_per_claim": {e["id"]: e["seconds"] for e in entries}}
-    return entries, run
+    entries, seconds = [], {}
+    run = {"backend": None, "scheduler": scheduler, "workers": None, "cache_hits": 0, "cache_misses": 0}
+    groups = _batches(claim_list)
+    for k, (label, group) in enumerate(groups, 1):
+        stats: dict = {}
+        results = sweep(evaluate_claim, [{"claim_id": c.id, "source": _source(c)} for c in group],
+                        cache=not fresh, scheduler=scheduler, backend=backend, stats=stats,
+                        desc=f"claims {label}", on_error="record")
+        batch = [_entry(c, r) for c, r in zip(group, results)]
+        for c, r in zip(group, results):
+            seconds[c.id] = None if isinstance(r, SweepFailure) else r.get("seconds")
+        entries += batch
+        run.update(backend=stats.get("backend"), scheduler=stats.get("scheduler", scheduler),
+                   workers=max(run["workers"] or 0, stats.get("workers") or 0))
+        run["cache_hits"] += stats.get("cache_hits", 0)
+        run["cache_misses"] += stats.get("cache_misses", 0)
+        if progress:
+            counts = Counter(e["status"] for e in batch)
+            problems = sum(1 for e in batch if e["problem"])
+            progress(f"report: [{k}/{len(groups)}] {label}: {len(batch)} claims "
+                     f"({stats.get('cache_hits', 0)} cached, {stats.get('cache_misses', 0)} computed): "
+                     + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+                     + f"; {problems} problem(s); {time.perf_counter() - t0:.1f} s elapsed")
+    run.update(wall_time=time.perf_counter() - t0, fresh=fresh, claims=len(entries),
+               seconds_per_claim=seconds)
+    return sorted(entries, key=lambda e: e["id"]), run
 
 
-# --- writing --------------------------------------------------------------------------------------
+# --- papers: title, authors, seed file, inventory ----------------------------------------------------
+
+@dataclass
+class Paper:
+    """One section of the report: a seed and the package holding its claims."""
+
+    seed: str
+    package: Optional[str]
+    title: str
+    authors: str
+    seed_file: Optional[str]
+    items: Optional[tuple]  # the package's inventory.ITEMS, None when it has no inventory yet
+
+    @property
+    def slug(self) -> str:
+        return f"paper-{self.seed}"
+
+    def coverage(self) -> Optional[dict]:
+        return None if self.items is None else inventory.coverage_counts(self.items)
+
+    def uncovered(self) -> list:
+        return [i for i in (self.items or ()) if i.coverage == inventory.UNCOVERED]
+
+
+def paper_package(module: str) -> str:
+    """The package a claim module belongs to: ``theory.<paper>`` under theory/, else its top package."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "theory" and len(parts) > 2 else parts[0]
+
+
+def _inventory_items(package: str) -> Optional[tuple]:
+    name = f"{package}.inventory"
+    try:
+        if find_spec(name) is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    return tuple(getattr(importlib.import_module(name), "ITEMS", ()))
+
+
+def _docstring_title(module) -> str:
+    """The first paragraph of a package's docstring: the heading of a paper package without ``TITLE``."""
+    paragraph = (getattr(module, "__doc__", None) or "").strip().split("\n\n")[0]
+    return " ".join(paragraph.split())
+
+
+def papers_of(claim_list: List[ledger.Claim]) -> Dict[str, Paper]:
+    """``{seed: Paper}``: each package's ``TITLE``, ``AUTHORS`` and ``SEED`` (read with fallbacks, so a new
+    paper package without them still gets a section) and its inventory."""
+    out = {}
+    for seed, group in _groups(claim_list):
+        packages = sorted({paper_package(c.check.__module__) for c in group})
+        package = packages[0] if packages else None
+        mod = sys.modules.get(package) if package else None
+        seed_file = ledger.SEED_FILES.get(seed)
+        out[seed] = Paper(seed=seed, package=package,
+                          title=getattr(mod, "TITLE", None) or _docstring_title(mod) or f"Seed {seed}",
+                          authors=getattr(mod, "AUTHORS", None) or "authors not stated",
+                          seed_file=getattr(mod, "SEED", None) or seed_file,
+                          items=_inventory_items(package) if package else None)
+    return out
+
+
+# --- ordering: problems first, then findings by severity, then the rest ---------------------------
+
+def order_key(entry: dict) -> tuple:
+    """Problems (in :data:`PROBLEMS` order), then findings by :data:`theory.ledger.SEVERITIES`, then
+    open, not-reproduced and holds; by id within each."""
+    problems = list(PROBLEMS)
+    if entry["problem"]:
+        return (0, problems.index(entry["problem"]), entry["id"])
+    if entry["severity"]:
+        return (1, ledger.SEVERITIES.index(entry["severity"]), entry["id"])
+    rest = ledger.NON_FINDING_ORDER
+    return (2, rest.index(entry["status"]) if entry["status"] in rest else len(rest), entry["id"])
+
+
+def ordered(entries: List[dict]) -> List[dict]:
+    return sorted(entries, key=order_key)
+
+
+def figure_href(figure: str, from_dir: Path) -> Optional[str]:
+    """A relative link from ``from_dir`` to a claim's figure, or ``None`` when the file is missing."""
+    target = ROOT / figure
+    if not target.is_file():
+        return None
+    return Path(os.path.relpath(target, from_dir)).as_posix()
+
+
+# --- Markdown -------------------------------------------------------------------------------------
 
 def _cell(value) -> str:
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def _margin(m) -> str:
+def format_margin(m) -> str:
     return "" if m is None else (f"{m:.4g}" if isinstance(m, float) else _cell(m))
 
 
-def _status_cell(e: dict) -> str:
-    status = e["status"]
-    if e["recorded"] is not None and status != e["recorded"]:
-        return f"**{status}** ⚠ ledger records {e['recorded']}"
-    return status
+def status_text(e: dict) -> str:
+    if e["problem"] == "mismatch":
+        return f"{e['status']} ⚠ ledger records {e['recorded']}"
+    return e["status"]
 
 
-def _statement_cell(e: dict) -> str:
-    text = _cell(e["statement"])
-    if e["reason"] and e["status"] != "holds":
-        text += f" — *{_cell(e['reason'])}*"
-    if e.get("figure"):
-        rel = "../" + Path(e["figure"]).as_posix().lstrip("/") if not Path(e["figure"]).is_absolute() \
-            else Path(e["figure"]).as_posix()
-        text += f" [figure]({rel}) ![]({rel})"
-    return text
+def counts_text(entries: List[dict]) -> Tuple[str, str]:
+    """("n holds, n refuted, ...", "n symbolic, n exact, ...") for a set of entries."""
+    by_status = Counter(e["status"] for e in entries)
+    by_kind = Counter(e["evidence_kind"] for e in entries if e["evidence_kind"])
+    order = list(ledger.STATUSES) + [ERROR, STALE]
+    statuses = ", ".join(f"{by_status[s]} {s}" for s in order if by_status.get(s))
+    kinds = ", ".join(f"{by_kind.get(k, 0)} {k}" for k in ledger.EVIDENCE_KINDS)
+    return statuses or "none", kinds
 
 
 def summary_line(entries: List[dict]) -> str:
-    """Counts per status, and how the claims that hold are evidenced."""
-    by_status = Counter(e["status"] for e in entries)
-    holds_by_kind = Counter(e["evidence_kind"] for e in entries if e["status"] == "holds")
-    changed = sum(1 for e in entries if e["recorded"] is not None and e["status"] != e["recorded"])
-    statuses = ", ".join(f"{n} {s}" for s, n in sorted(by_status.items()))
-    kinds = ", ".join(f"{holds_by_kind.get(k, 0)} {k}" for k in ledger.EVIDENCE_KINDS)
-    return (f"{len(entries)} claims: {statuses or 'none'}; holds by evidence: {kinds}; "
-            f"{changed} differ from the ledger's recorded status")
+    """Counts per status and per evidence kind, and the number of problems."""
+    statuses, kinds = counts_text(entries)
+    problems = sum(1 for e in entries if e["problem"])
+    return f"{len(entries)} claims: {statuses}; evidence: {kinds}; {problems} problem(s)"
 
 
-def render_markdown(entries: List[dict], run: dict) -> str:
-    kinds = Counter(e["evidence_kind"] for e in entries if e["evidence_kind"])
+def coverage_text(paper: Paper) -> str:
+    cov = paper.coverage()
+    if cov is None:
+        return "no inventory"
+    return ", ".join(f"{n} {k}" for k, n in cov.items()) + f" of {sum(cov.values())} items"
+
+
+def definitions_markdown() -> List[str]:
+    lines = ["## Definitions", "", f"**Margin.** {ledger.MARGIN_DEFINITION}", "", "**Statuses.**", ""]
+    lines += [f"- `{s}`: {d}" for s, d in ledger.STATUS_DEFINITIONS.items()]
+    lines += ["", "**Evidence kinds** (strongest first).", ""]
+    lines += [f"- `{k}`: {d}" for k, d in ledger.EVIDENCE_DEFINITIONS.items()]
+    lines += ["", "**Severity of a finding** (most consequential first; the rule is "
+              "`theory.ledger.default_severity`, a claim may override it).", ""]
+    lines += [f"{i}. `{s}`: {ledger.SEVERITY_DEFINITIONS[s]}" for i, s in enumerate(ledger.SEVERITIES, 1)]
+    lines += ["", "**Problems** (any one makes `make report` exit non-zero).", ""]
+    lines += [f"- `{p}`: {d}" for p, d in PROBLEMS.items()]
+    return lines + [""]
+
+
+def _table(entries: List[dict], md_dir: Path) -> List[str]:
+    lines = ["| id | lines | statement | status | severity | evidence | margin | counterexample |",
+             "|---|---|---|---|---|---|---|---|"]
+    for e in entries:
+        text = _cell(e["statement"])
+        if e["reason"] and e["status"] != "holds":
+            text += f" — *{_cell(e['reason'])}*"
+        if e.get("figure"):
+            href = figure_href(e["figure"], md_dir)
+            text += f" ([figure PNG]({href}))" if href else f" (figure {_cell(e['figure'])} missing)"
+        cx = _cell(e["counterexample"]) if e["counterexample"] else ""
+        lines.append(f"| <a id=\"{e['id']}\"></a>`{e['id']}` | {e['lines']} | {text} | {status_text(e)} | "
+                     f"{e['severity'] or ''} | {e['evidence_kind'] or ''} | {format_margin(e['margin'])} | {cx} |")
+    return lines + [""]
+
+
+def render_markdown(entries: List[dict], papers: Dict[str, Paper], md_dir: Path = REPORT_DIR) -> str:
+    """The whole report as Markdown: a pure function of the entries (no run facts)."""
     lines = ["# Verdicts", "",
-             "Generated by `make report` (theory/report.py) from the claims ledger; do not edit.", "",
-             f"**Summary.** {summary_line(entries)}.", "",
-             "Evidence kinds over all claims: "
-             + ", ".join(f"{kinds.get(k, 0)} {k}" for k in ledger.EVIDENCE_KINDS) + ".", "",
-             f"Run: backend {run.get('backend')}, workers {run.get('workers')}, "
-             f"wall time {run.get('wall_time', 0.0):.1f} s, cache hits {run.get('cache_hits')}, "
-             f"misses {run.get('cache_misses')}.", ""]
-    for seed in sorted({e["seed"] for e in entries}):
-        seed_file = ledger.SEED_FILES.get(seed)
-        title = f"Seed {seed} ({seed_file})" if seed_file else f"Seed {seed}"
-        lines += [f"## {title}", "",
-                  "| id | lines | statement | status | evidence | margin | counterexample |",
-                  "|---|---|---|---|---|---|---|"]
-        for e in (x for x in entries if x["seed"] == seed):
-            cx = _cell(e["counterexample"]) if e["counterexample"] else ""
-            lines.append(f"| `{e['id']}` | {e['lines']} | {_statement_cell(e)} | {_status_cell(e)} | "
-                         f"{e['evidence_kind'] or ''} | {_margin(e['margin'])} | {cx} |")
-        lines.append("")
+             "Generated by `make report` (theory/report.py) from the claims ledger; do not edit. "
+             "The HTML version is html/index.html.", "",
+             f"**Summary.** {summary_line(entries)}.", ""]
+    lines += definitions_markdown()
+    problems = [e for e in ordered(entries) if e["problem"]]
+    lines += ["## Problems", ""]
+    if problems:
+        lines += [f"- `{e['id']}` ({e['problem']}): {_cell(e['reason']) or status_text(e)}" for e in problems]
+    else:
+        lines.append("None: every claim module imports, no check raises, no data is stale, every computed "
+                     "status is the recorded one.")
+    lines.append("")
+    for seed, paper in papers.items():
+        group = ordered([e for e in entries if e["seed"] == seed])
+        statuses, kinds = counts_text(group)
+        lines += [f"## {paper.title}", "", f"{paper.authors}. Seed file: `{paper.seed_file or 'none'}`.", "",
+                  f"- claims: {len(group)}: {statuses}",
+                  f"- evidence: {kinds}",
+                  f"- inventory coverage: {coverage_text(paper)}"]
+        uncovered = paper.uncovered()
+        if uncovered:
+            lines.append("- uncovered items: " + "; ".join(f"{i.label} ({i.lines})" for i in uncovered))
+        findings = [e for e in group if e["problem"] or e["severity"]]
+        rest = [e for e in group if not (e["problem"] or e["severity"])]
+        if findings:
+            lines.append(f"- most consequential ({len(findings)} findings in all): " + "; ".join(
+                f"[`{e['id']}`](#{e['id']}) ({e['problem'] or e['severity']})" for e in findings[:TOP_FINDINGS]))
+        lines += ["", "### Findings, most consequential first", ""]
+        lines += _table(findings, md_dir) if findings else ["None.", ""]
+        lines += ["### Other claims", ""]
+        lines += _table(rest, md_dir) if rest else ["None.", ""]
     return "\n".join(lines)
 
 
-def write(entries: List[dict], run: dict, out_dir: Path) -> None:
+# --- writing --------------------------------------------------------------------------------------
+
+def verdicts_json(entries: List[dict]) -> str:
+    rows = [{k: v for k, v in e.items() if k != "figure" or v} for e in sorted(entries, key=lambda e: e["id"])]
+    return json.dumps(stable(rows), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _row(e: dict, html_dir: Path, page: str) -> dict:
+    return {"id": e["id"], "page": page, "lines": e["lines"], "statement": e["statement"], "reason": e["reason"],
+            "status": e["status"], "status_text": status_text(e), "problem": e["problem"],
+            "severity": e["severity"], "rank": order_key(e)[0] * 10 + order_key(e)[1],
+            "evidence_kind": e["evidence_kind"], "margin": format_margin(e["margin"]),
+            "margin_value": e["margin"] if isinstance(e["margin"], (int, float)) else "",
+            "counterexample": _cell(e["counterexample"]) if e["counterexample"] else "",
+            "figure": e.get("figure"),
+            "figure_href": figure_href(e["figure"], html_dir) if e.get("figure") else None}
+
+
+def site_view(entries: List[dict], papers: Dict[str, Paper], html_dir: Path) -> dict:
+    """The plain data the HTML templates render (theory.report_html): pure, like the Markdown."""
+    views = []
+    page_of = {seed: f"{paper.slug}.html" for seed, paper in papers.items()}
+    for seed, paper in papers.items():
+        group = ordered([e for e in entries if e["seed"] == seed])
+        statuses, kinds = counts_text(group)
+        rows = [_row(e, html_dir, page_of[seed]) for e in group]
+        figures: Dict[str, list] = {}
+        for r in rows:
+            if r["figure_href"]:
+                figures.setdefault(r["figure"], []).append(r["id"])
+        views.append({"seed": seed, "slug": paper.slug, "title": paper.title, "authors": paper.authors,
+                      "seed_file": paper.seed_file, "statuses": statuses, "kinds": kinds,
+                      "coverage": coverage_text(paper),
+                      "uncovered": [f"{i.label} ({i.lines})" for i in paper.uncovered()], "claims": rows,
+                      "top": [r for r in rows if r["problem"] or r["severity"]][:TOP_FINDINGS],
+                      "findings": sum(1 for r in rows if r["problem"] or r["severity"]),
+                      "figures": [{"path": f, "href": figure_href(f, html_dir), "claims": ids}
+                                  for f, ids in sorted(figures.items())]})
+    problems = [_row(e, html_dir, page_of.get(e["seed"], "index.html")) for e in ordered(entries) if e["problem"]]
+    return {"summary": summary_line(entries), "margin_definition": ledger.MARGIN_DEFINITION,
+            "statuses": list(ledger.STATUS_DEFINITIONS.items()),
+            "evidence_kinds": list(ledger.EVIDENCE_DEFINITIONS.items()),
+            "severities": [(s, ledger.SEVERITY_DEFINITIONS[s]) for s in ledger.SEVERITIES],
+            "problem_kinds": list(PROBLEMS.items()),
+            "status_names": list(ledger.STATUSES) + [ERROR, STALE],
+            "problems": problems, "papers": views}
+
+
+def write(entries: List[dict], run: dict, papers: Dict[str, Paper], out_dir: Path) -> None:
+    from .report_html import write_site
+
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    rows = [{k: v for k, v in e.items() if k != "figure" or v} for e in entries]
-    (out_dir / "verdicts.json").write_text(json.dumps(jsonable(rows), indent=1, sort_keys=True) + "\n")
-    (out_dir / "VERDICTS.md").write_text(render_markdown(entries, run) + "\n")
+    (out_dir / "verdicts.json").write_text(verdicts_json(entries), encoding="utf-8")
+    (out_dir / "VERDICTS.md").write_text(render_markdown(entries, papers, out_dir) + "\n", encoding="utf-8")
+    write_site(site_view(entries, papers, out_dir / "html"), out_dir / "html")
     (out_dir / "run.json").write_text(json.dumps(jsonable(run), indent=1, sort_keys=True) + "\n")
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it (no machine path in messages)."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _print_progress(line: str) -> None:
+    print(line, flush=True)
+
+
 def build(*, fresh: bool = False, scheduler: Optional[str] = None, backend: Optional[str] = None,
-          out_dir: Path = REPORT_DIR) -> List[dict]:
+          out_dir: Path = REPORT_DIR, progress: Optional[Callable[[str], None]] = None) -> List[dict]:
     """Load, evaluate and write; return the entries (import failures included as error rows)."""
     broken = import_claim_modules()
-    entries, run = evaluate(claims(), fresh=fresh, scheduler=scheduler, backend=backend)
+    claim_list = claims()
+    entries, run = evaluate(claim_list, fresh=fresh, scheduler=scheduler, backend=backend, progress=progress)
     entries = sorted(entries + [_import_error_entry(m, err) for m, err in broken.items()],
                      key=lambda e: e["id"])
     run["import_errors"] = broken
-    write(entries, run, out_dir)
+    write(entries, run, papers_of(claim_list), out_dir)
     return entries
 
 
@@ -218,18 +505,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--fresh", action="store_true", help="ignore cached verdicts and recompute all")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address")
     p.add_argument("--backend", choices=("serial", "local", "cluster"), default=None)
-    p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default report/)")
+    p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default: report/ of the checkout)")
     args = p.parse_args(argv)
     try:
         entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
-                        out_dir=Path(args.out))
+                        out_dir=Path(args.out), progress=_print_progress)
     except SweepError as exc:  # e.g. an unreachable scheduler: one line, no traceback
         print(f"python -m theory.report: {exc}", file=sys.stderr)
         return 1
-    print(f"{summary_line(entries)} -> {args.out}/VERDICTS.md")
-    errors = [e["id"] for e in entries if e["status"] == ERROR]
-    if errors:
-        print(f"{len(errors)} claim(s) raised: {', '.join(errors)}", file=sys.stderr)
+    print(f"{summary_line(entries)} -> {_shown(Path(args.out) / 'VERDICTS.md')}", flush=True)
+    problems = [e for e in ordered(entries) if e["problem"]]
+    if problems:
+        print(f"{len(problems)} problem(s), the report fails: "
+              + ", ".join(f"{e['id']} ({e['problem']})" for e in problems), file=sys.stderr)
         return 1
     return 0
 

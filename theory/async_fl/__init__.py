@@ -4,4 +4,10 @@ One submodule per concept holding all of this paper's claims; they register on i
 :func:`theory.ledger.load_all` finds them by a scan of theory/ (no list to edit). Printed numbers live in
 :mod:`theory.async_fl.paper_values`; results shared with other papers in :mod:`theory.lemmas`.
 """
+
+#: the paper as the report names it (seed file L1, L3-4)
+TITLE = ("Asynchronous Federated Learning with Reduced Number of Rounds and with Differential Privacy from "
+         "Less Aggregated Gaussian Noise")
+AUTHORS = "Marten van Dijk, Nhuong V. Nguyen, Toan N. Nguyen, Lam M. Nguyen, Quoc Tran-Dinh, Phuong Ha Nguyen"
+SEED = "000_d613b97385d90362.txt"
 from .r0_sigma import r0  # noqa: E402,F401  (the issue's public entry point theory.async_fl.r0(sigma, p))

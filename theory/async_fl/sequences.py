@@ -1,7 +1,7 @@
 r"""Sample-size sequences of seed 000 and its Lemma B.3 (the sample-size lemma, not the privacy lemma).
 
 Seed ``000_d613b97385d90362.txt``. Notation (this paper reuses letters; see the glossary in
-``/work/shared/notes/seed-000-async-fl.md`` §0.3): :math:`s_i` is the number of gradient iterations in
+``shared/notes/seed-000-async-fl.md`` §0.3): :math:`s_i` is the number of gradient iterations in
 round :math:`i` (over all clients unless a client index is given), :math:`m` is the *offset* of a
 sequence (not the number of training samples), :math:`d` is the wait threshold of property (2), and
 :math:`\tau(t)` is the permissible delay function.

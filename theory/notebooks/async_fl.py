@@ -35,6 +35,7 @@ sp.init_printing(use_unicode=True)
 def verdict(claim_id):
     c = ledger.get(claim_id)
     v = c.evaluate()
+    assert v.status == c.recorded, f"{claim_id}: computed {v.status}, the ledger records {c.recorded}"
     return f"{claim_id}: computed {v.status} (ledger records {c.recorded}), margin {v.margin}"
 
 
@@ -109,6 +110,9 @@ for n in range(1, 6):
     rows = ex.constant_rows(n)
     bad = [f"{r['constant']} (paper {r['printed']} {r['line']}, ours {r['ours']:.10g})" for r in rows if not r["agrees"]]
     print(f"example {n}: {len(rows) - len(bad)}/{len(rows)} agree; " + ("; ".join(bad) if bad else "all agree"))
+    # what is shown agrees with the ledger: every constant the claim finds wrong is listed as disagreeing
+    wrong = {r["constant"] for r in ledger.get(f"000.example-{n}.constants").evaluate().evidence["rows"] if not r["agrees"]}
+    assert wrong <= {r["constant"] for r in rows if not r["agrees"]}, n
 
 # %% [markdown]
 # The hypothesis $q_i\le r_0/\sigma$ over the real rounds of each final sequence, and the real round counts
@@ -119,6 +123,8 @@ for n in range(1, 6):
     h = ex.hypotheses(n)
     print(f"example {n}: max q_i sigma = {h['q_max_sigma']:.5f} vs r0 = {h['r0']:.5f} -> "
           f"{'ok' if h['checks']['q_max_le_r0_over_sigma'] else 'VIOLATED'}; rounds real {h['rounds_real']} vs paper {h['T_paper']}")
+    if not h["checks"]["q_max_le_r0_over_sigma"]:  # a violated hypothesis is a refuted claim in the ledger
+        assert ledger.get(f"000.example-{n}.hypotheses").recorded == "refuted", n
 
 # %%
 for n in range(1, 6):

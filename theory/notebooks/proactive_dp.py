@@ -27,6 +27,7 @@ import math
 import mpmath
 import sympy as sp
 
+from theory import ledger
 from theory.lemmas import mixture_moments as mm
 from theory.lemmas import tail_lemma as tl
 from theory.proactive_dp import cx, lemma_b3, theorems
@@ -67,6 +68,7 @@ for check in (lemma_b3.check_conclusion, lemma_b3.check_tail_13, lemma_b3.check_
               lemma_b3.check_step_634, lemma_b3.check_geometric, lemma_b3.check_final_algebra):
     v = check()
     print(f"{check.claim_id:32s} {v.status:22s} {v.evidence_kind:9s} margin={v.margin:.4g}")
+    assert v.status == ledger.get(check.claim_id).recorded, check.claim_id  # the ledger's status, as shown
 
 # %% [markdown]
 # ## 2. c(x) (L478, L808–826) and its second branch (L896–936)
@@ -88,6 +90,7 @@ for x in (thr / 2, thr, 2 * thr):
 for check in (cx.check_inversion, cx.check_branch_41, cx.check_sigma_l922, cx.check_eq42, cx.check_eq43):
     v = check()
     print(f"{check.claim_id:24s} {v.status}")
+    assert v.status == ledger.get(check.claim_id).recorded, check.claim_id  # the ledger's status, as shown
 
 # %% [markdown]
 # ## 3. γ (L938–1032)
@@ -119,6 +122,7 @@ print({k: pt[k] for k in ("sigma", "k", "rounds", "hypotheses_hold", "epsilon_lo
 for check in (theorems.check_sigma_form_abstract, theorems.check_thm31_guarantee, theorems.check_thm_b4_guarantee):
     v = check()
     print(f"{check.claim_id:34s} {v.status:10s} margin={v.margin:.4g}")
+    assert v.status == ledger.get(check.claim_id).recorded, check.claim_id  # the ledger's status, as shown
 
 # %% [markdown]
 # ## 5. The D.4 calculator and Tables 9–11 (L1561–1622)
@@ -133,10 +137,14 @@ for table in (9, 10, 11):
     rows = compare_table_9_11(table)
     agree = sum(r["agrees"] for r in rows)
     print(f"Table {table}: {agree}/{len(rows)} printed cells reproduced")
+    assert (agree < len(rows)) == (ledger.get(f"002.table-{table}.cells").recorded == "refuted"), table
 
 # %%
 v = theorems.check_factor_2gamma_tables()
 for row in v.evidence["rows"]:
     print(f"N={row['n']:6d} k={row['k']:.0f} sigma={row['sigma']:.5f}: T_min={row['t_min']:.0f}, exact critical T={row['t_crit']}, "
           f"T_min/T_crit={row['t_min_over_t_crit']:.2f} vs 2 gamma={row['two_gamma']:.2f}")
-print("002.thm-3.2.factor-2gamma-tables:", v.status, "| 002.thm-3.2.factor-4-abstract:", theorems.check_factor_4().status)
+v4 = theorems.check_factor_4()
+print("002.thm-3.2.factor-2gamma-tables:", v.status, "| 002.thm-3.2.factor-4-abstract:", v4.status)
+assert v.status == ledger.get("002.thm-3.2.factor-2gamma-tables").recorded
+assert v4.status == ledger.get("002.thm-3.2.factor-4-abstract").recorded
