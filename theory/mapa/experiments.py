@@ -76,15 +76,15 @@ def _verdict(comparisons, extra: dict, counter_key: str = "less") -> Verdict:
     return Verdict(status, "sampled", margin=margin, evidence=ev, counterexample=cx, reason=reason)
 
 
-def _cohens_d(a, b) -> float:
-    """Standardised mean difference (pooled standard deviation) of two arms' per-seed values."""
+def _cohens_d(a, b) -> float | None:
+    """Standardised mean difference (pooled standard deviation) of two arms' per-seed values; None if both are constant."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     pooled = math.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
-    return float((a.mean() - b.mean()) / pooled) if pooled > 0 else math.copysign(math.inf, a.mean() - b.mean())
+    return float((a.mean() - b.mean()) / pooled) if pooled > 0 else None
 
 
 def _our_iterations(name: str, panel: str) -> int:
-    """The iteration count every arm of ``panel`` ran, from the figure's provenance sidecar."""
+    """The fewest iterations any arm of ``panel`` ran, from the figure's provenance sidecar."""
     arms = json.loads((OUT / f"{name}.provenance.json").read_text())["arms"][panel]
     its = {int(a["iterations"]) for a in arms.values()}
     return min(its)
@@ -111,8 +111,11 @@ def _short_horizon(v: Verdict, name: str, noise: str, other: dict, eps_labels) -
     if all(ours[p] >= paper[p] for p in panels):
         return v
     acc = _by(_rows(name), "panel", "label")
-    room = {f"MAPA | {noise} | eps {e}": {"mapa_mean": float(np.mean(acc[("lr/mnist-5k", f"MAPA | {noise} | eps {e}")])),
-                                          "csgd_mean": float(np.mean(acc[("lr/mnist-5k", "CSGD")]))} for e in eps_labels}
+    csgd = float(np.mean(acc[("lr/mnist-5k", "CSGD")]))
+    room = {}
+    for e in eps_labels:
+        mapa = float(np.mean(acc[("lr/mnist-5k", f"MAPA | {noise} | eps {e}")]))
+        room[f"MAPA | {noise} | eps {e}"] = {"mapa_mean": mapa, "csgd_mean": csgd, "mapa_below_csgd": mapa < csgd}
     ev = {**v.evidence, "observed_opposite_at_our_horizon": v.counterexample,
           "why_small_setting_does_not_decide": {
               "our_iterations": ours, "paper_iterations": paper,
@@ -122,8 +125,8 @@ def _short_horizon(v: Verdict, name: str, noise: str, other: dict, eps_labels) -
               "argument": ("data size, K = 5, b = 12, theta, the eps grid and the cyclic delay are the paper's or do not "
                            "enter the step sizes and noise; the iteration count does: MAPA's stage schedule (Eqs. 15-16) "
                            "puts it in another stage with another step size at the paper's horizon (step_schedules), and "
-                           "MAPA is still below non-private CSGD at ours, so the measured gap is not shown to keep its "
-                           "sign at the paper's horizon; our runs do not reach it")}}
+                           "MAPA's accuracy at ours is compared with non-private CSGD's (room left to improve), so the "
+                           "measured gap is not shown to keep its sign at the paper's horizon; our runs do not reach it")}}
     return Verdict("not-reproduced", v.evidence_kind, margin=v.margin, evidence=ev, counterexample=None,
                    reason=(f"significantly opposite on real MNIST-5k at {min(ours.values())} iterations, but the paper "
                            f"runs {paper} iterations: the small horizon does not decide the sign "
