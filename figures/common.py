@@ -1,8 +1,11 @@
 """Shared helpers of the figure scripts: arguments, statistics, CSV with caption, plots, certificates.
 
 Every figure writes ``figures/out/<name>.csv`` (the plotted data, long format, with the caption as
-``# key: value`` header lines), ``<name>.md`` (the same caption) and ``<name>.png``. A caption names
-the paper figure and seed line, what we changed for CPU scale, the paper's stated outcome, and ours.
+``# key: value`` header lines), ``<name>.md`` (the same caption), ``<name>.png`` and ``<name>.pdf``
+(figures/style.py), and ``<name>.provenance.json`` (repro.provenance: code, config and data digests).
+A caption names the paper figure and seed line, what we changed for CPU scale, the paper's stated
+outcome, ours, and the epsilon of each DP arm under the sampling it used. ``--quick`` writes to
+``figures/out/quick/`` (git-ignored), which no claim reads: it never touches the full-scale outputs.
 """
 from __future__ import annotations
 
@@ -13,18 +16,24 @@ from pathlib import Path
 
 import numpy as np
 
+from repro import provenance
 from repro.caption_csv import read_csv  # noqa: F401  (re-exported: the reader of write_outputs' CSV)
 
+from . import style
+
 OUT = Path(__file__).resolve().parent / "out"
-CAPTION_KEYS = ("figure", "paper", "changes", "stated", "ours", "setting")
+QUICK_OUT = OUT / "quick"
+CAPTION_KEYS = ("figure", "paper", "data", "changes", "epsilon", "stated", "ours", "setting")
+#: the caption's epsilon entry of a figure whose arms add no DP noise
+NO_DP = "no arm adds DP noise (no epsilon)"
 
 
 def parse_args(argv, doc: str) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=doc.strip().splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small CI smoke-test setting (seconds)")
-    ap.add_argument("--out", default=str(OUT), help="output directory (default figures/out)")
+    ap.add_argument("--out", default=None, help="output directory (default figures/out, quick: figures/out/quick)")
     args = ap.parse_args(list(argv or []))
-    args.out = Path(args.out)
+    args.out = Path(args.out) if args.out else (QUICK_OUT if args.quick else OUT)
     args.out.mkdir(parents=True, exist_ok=True)
     return args
 
@@ -45,14 +54,53 @@ def mean_std(values) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else 0.0
 
 
-def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool) -> dict:
-    return {"figure": figure, "paper": paper, "changes": changes, "stated": stated, "ours": ours,
+def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool, epsilon: str = NO_DP) -> dict:
+    """The caption: ``changes`` says what we changed for CPU scale, ``epsilon`` each DP arm's epsilon under
+    the sampling it used (:func:`epsilon_caption`)."""
+    return {"figure": figure, "paper": paper, "changes": changes, "epsilon": epsilon, "stated": stated, "ours": ours,
             "setting": "quick (CI smoke test)" if quick else "full"}
 
 
-def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None) -> dict:
-    """Write ``name``.csv (caption header + rows), ``name``.md and, when given, ``name``.png."""
+def experiment_config(*exps) -> dict:
+    """The config a sidecar records for experiments: each one's arms (RunConfig dicts), seeds and changes."""
+    return {e.name: {"arms": {lab: cfg.to_dict() for lab, cfg in e.arms.items()}, "seeds": list(e.seeds),
+                     "changes": e.changes} for e in exps}
+
+
+def data_record(*names: str) -> dict:
+    """What the runs trained on, for the sidecar: real MNIST-5k with its digest, or the stand-in's name."""
+    from repro.data import mnist_5k_provenance
+
+    out = {}
+    for n in sorted(set(names)):
+        if n.startswith("mnist-5k"):
+            out["mnist-5k"] = mnist_5k_provenance()
+        else:
+            out[n] = {"kind": "stand-in", "name": n}
+    return out
+
+
+def describe_data(data: dict) -> str:
+    """The caption's ``data`` entry: real data with its digest, stand-ins labelled as such."""
+    if not data:
+        return "no training data (computed from the paper's parameters)"
+    parts = []
+    for n, rec in sorted(data.items()):
+        if n == "mnist-5k":
+            parts.append(f"real MNIST-5k ({rec['package']} {rec['version']}, {rec['file']}, sha256 {rec['sha256'][:12]})")
+        else:
+            parts.append(f"STAND-IN {n} (the paper's data set is not available offline)")
+    return "; ".join(parts)
+
+
+def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *, config=None,
+                  data: dict | None = None) -> dict:
+    """Write ``name``.csv (caption header + rows), ``name``.md, its provenance sidecar and, when given,
+    ``name``.png and ``name``.pdf. ``config``/``data`` go into the sidecar (repro.provenance); the
+    producing module is ``figures.<name>``. The returned dict has the paths and ``overlaps``: legends or
+    labels that cover data (figures/style.py; the tests require it empty)."""
     paths = {"csv": out / f"{name}.csv", "md": out / f"{name}.md"}
+    cap = {**cap, "data": describe_data(data or {})}
     tmp = paths["csv"].with_suffix(".csv.tmp")
     with open(tmp, "w", newline="") as fh:
         for k in CAPTION_KEYS:
@@ -62,46 +110,57 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None) -
             w.writeheader()
             w.writerows(rows)
     os.replace(tmp, paths["csv"])
+    paths["provenance"] = provenance.write_sidecar(
+        paths["csv"], module=f"figures.{name}", config={"setting": cap["setting"], **(config or {})},
+        data=data or {})
     md = [f"# {cap['figure']}", ""] + [f"- **{k}**: {cap[k]}" for k in CAPTION_KEYS[1:]]
+    paths["overlaps"] = []
     if fig is not None:
-        paths["png"] = out / f"{name}.png"
-        fig.savefig(paths["png"], dpi=110, bbox_inches="tight")
-        md += ["", f"![{name}]({name}.png)"]
+        paths["overlaps"] = style.overlaps(fig)
+        paths.update(style.save(fig, out, name))
+        md += ["", f"![{name}]({name}.png)", "", f"Vector version: [{name}.pdf]({name}.pdf)"]
         import matplotlib.pyplot as plt
 
         plt.close(fig)
     paths["md"].write_text("\n".join(md) + "\n")
     print(f"[{name}] {cap['ours']}")
+    for o in paths["overlaps"]:
+        print(f"[{name}] WARNING: {o}")
     return paths
 
 
-def figure_axes(n_panels: int = 1, *, width: float = 5.0):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, n_panels, figsize=(width * n_panels, 3.8), squeeze=False)
-    return fig, list(axes[0])
+def figure_axes(n_panels: int = 1, *, rows: int = 1, width: float | None = None):
+    """(fig, axes) in the suite's style (figures/style.py): ``rows x n_panels`` panels, axes row by row;
+    ``width``: one panel's width in inches (default the style's)."""
+    return style.figure(n_panels, rows=rows, width=width)
 
 
-def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accuracy", title: str = "") -> None:
-    """Mean over seeds with a one-standard-deviation band, one line per arm."""
+def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accuracy", title: str = "",
+                band: str = "sd") -> None:
+    """Mean over seeds with the seed-to-seed spread as a band (``sd``: one standard deviation, ``range``:
+    min to max over seeds), one line per arm; the legend below the axes."""
     for lab, rs in results.items():
         xs = np.asarray(rs[0]["curve"][x], float)
         ys = np.array([r["curve"][y] for r in rs], float)
-        m, s = ys.mean(axis=0), ys.std(axis=0, ddof=1) if len(rs) > 1 else np.zeros(ys.shape[1])
-        ax.plot(xs, m, label=f"{lab} ({rs[0]['rounds']} rounds)")
-        ax.fill_between(xs, m - s, m + s, alpha=0.2)
+        m = ys.mean(axis=0)
+        if band == "range":
+            lo, hi = ys.min(axis=0), ys.max(axis=0)
+        else:
+            s = ys.std(axis=0, ddof=1) if len(rs) > 1 else np.zeros(ys.shape[1])
+            lo, hi = m - s, m + s
+        (line,) = ax.plot(xs, m, label=f"{lab} ({rs[0]['rounds']} rounds, {len(rs)} seeds)")
+        ax.fill_between(xs, lo, hi, alpha=style.BAND_ALPHA, color=line.get_color(), linewidth=0)
     ax.set_xlabel("iterations (gradient evaluations)" if x == "iterations" else x)
     ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
+    ax.set_title(title)
+    style.legend_below(ax)
 
 
 def certify(results: dict, *, enabled: bool) -> dict:
-    """Certified epsilon (numerics.pld) per arm, from the first seed's schedule (all seeds share it)."""
-    from numerics.certified import certified_epsilon
+    """Per arm, the epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``: certified PLD for
+    Poisson, "not accounted" otherwise), from the first seed's schedule (all seeds share it); ``None`` for
+    an arm without noise or when not ``enabled`` (quick setting)."""
+    from repro import dp
     from numerics.schedule import Schedule
 
     out = {}
@@ -111,8 +170,26 @@ def certify(results: dict, *, enabled: bool) -> dict:
             out[lab] = None
             continue
         sched = Schedule.from_phases([(p["q"], p["sigma"], p["steps"]) for p in priv["schedules"][0]["phases"]])
-        out[lab] = certified_epsilon(sched, priv["delta"])
+        out[lab] = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
     return out
+
+
+def epsilon_caption(results: dict, cert: dict, *, quick: bool) -> str:
+    """The caption's ``epsilon``: each arm's epsilon under the sampling it used, or why there is none."""
+    from repro import dp
+
+    parts = []
+    for lab, rs in results.items():
+        priv = rs[0].get("privacy")
+        if not priv:
+            phrase = "no DP noise"
+        elif cert.get(lab) is None:
+            phrase = (f"{priv['sampling']} sampling, epsilon not computed in the quick setting" if quick
+                      else f"{priv['sampling']} sampling, no delta given")
+        else:
+            phrase = dp.describe_epsilon(cert[lab])
+        parts.append(f"{lab}: {phrase}")
+    return "; ".join(parts)
 
 
 def final_summary(results: dict) -> dict:
@@ -128,3 +205,17 @@ def certified_rows(model: str, curve_rows: list[dict], cert: dict) -> list[dict]
         rows.append({"model": model, **r, "epsilon_lower": c.get("epsilon_lower", ""),
                      "epsilon_upper": c.get("epsilon_upper", "")})
     return rows
+
+
+def draw_paper(ax, xs, ys, printed, *, what: str) -> None:
+    """The paper's own values beside ours: black open diamonds at (xs, ys), labelled with what they are
+    and the seed lines of the ``printed`` values (theory.printed.Printed) they come from."""
+    lines = sorted({p.line for p in printed})
+    ax.plot(xs, ys, label=f"paper: {what} ({', '.join(lines)})", **style.PAPER_STYLE)
+
+
+def draw_paper_interval(ax, low, high, y, printed, *, what: str) -> None:
+    """A printed interval [low, high] at height ``y`` (e.g. the sigma range of a utility-graph statement)."""
+    lines = sorted({p.line for p in printed})
+    ax.errorbar([(low + high) / 2], [y], xerr=[[(high - low) / 2]], color="black", capsize=4, lw=1.2,
+                marker="D", mfc="none", ls="none", label=f"paper: {what} ({', '.join(lines)})", zorder=5)

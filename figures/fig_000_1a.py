@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from repro import experiments as E
 from theory.async_fl import runs as R
+from theory.async_fl.paper_values import FIG1A_ROUNDS
 
 from . import common
 
@@ -22,6 +23,9 @@ def main(argv=None) -> None:
     res = E.run(exp)
     fig, (ax1, ax2) = common.figure_axes(2)
     common.plot_curves(ax1, res, title="strongly convex: test accuracy vs iterations")
+    for key, ls in (("constant", ":"), ("linear", "--")):
+        p = FIG1A_ROUNDS[key]
+        ax2.axvline(p.value, color="black", lw=1, ls=ls, label=f"paper: {key} scheme, {p.text} rounds ({p.line})")
     common.plot_curves(ax2, res, x="round", title="test accuracy vs communication round")
     summ = common.final_summary(res)
     cap = common.caption(
@@ -32,7 +36,8 @@ def main(argv=None) -> None:
                "better accuracy (L226)",
         ours=", ".join(f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()),
         quick=args.quick)
-    common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig)
+    common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig, config=common.experiment_config(exp),
+                         data=common.data_record(*(c.data for c in exp.arms.values())))
 
 
 if __name__ == "__main__":

@@ -20,16 +20,18 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
-    rows, ours = [], []
+    rows, ours, exps, eps = [], [], [], []
     for ax, model in zip(axes, models):
         exp = R.fig000_1b(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         cert = common.certify(res, enabled=not args.quick)
+        eps.append(f"{model}: " + common.epsilon_caption(res, cert, quick=args.quick))
         common.plot_curves(ax, res, title=f"{model}, DP sigma = 8: accuracy vs iterations")
         rows += common.certified_rows(model, E.curve_rows(res), cert)
         ours.append(f"{model}: " + ", ".join(
             f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}"
-            + (f", certified epsilon <= {cert[k]['epsilon_upper']:.4g} at delta 5.5e-8" if cert[k] else "")
+            + (f", certified epsilon <= {cert[k]['epsilon_upper']:.4g} at delta 5.5e-8" if cert[k] and cert[k]["accounted"] else "")
             for k, (m, s) in common.final_summary(res).items()))
     cap = common.caption(
         figure="000 Fig 1b / Fig 12: DP with increasing vs constant sample sizes",
@@ -39,8 +41,9 @@ def main(argv=None) -> None:
         stated="with the same (epsilon, delta) = (1, 5.5e-8), diminishing steps with increasing sample sizes "
                "reach better accuracy than constant ones (L234, L1968); L234 writes the sequence as 16 + ceil(1.348 i), "
                "E.3 (L1968) as N_c q (i + m) = 1.32 i + 15.98, which we use",
-        ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+        ours="; ".join(ours), quick=args.quick, epsilon=" | ".join(eps))
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from theory.async_fl import runs as R
 from theory.async_fl.runs import rounds_per_method
 
 from . import common
@@ -29,7 +30,8 @@ def main(argv=None) -> None:
         ax2.plot(np.cumsum(sizes[k]), label=k)
     ax2.set_xlabel("round")
     ax2.set_ylabel("iterations done")
-    ax2.legend(fontsize=7)
+    common.style.legend_below(ax2, ncol=2)
+    ax1.tick_params(axis="x", labelrotation=30)
     rows = [{"method": k, "round": i, "size": s, "cumulative": int(c)}
             for k in labels for i, (s, c) in enumerate(zip(sizes[k], np.cumsum(sizes[k])))]
     cap = common.caption(
@@ -38,7 +40,7 @@ def main(argv=None) -> None:
         changes="none (exact counting); integer sizes ceil(s_i); i/ln i starts at i = 2",
         stated="O(i) with c = 1 and O(i/ln i) give fewer communication rounds than the other settings (L1893)",
         ours="rounds: " + ", ".join(f"{k} {len(sizes[k])}" for k in labels), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"total": TOTAL, "methods": R.SAMPLING_METHODS})
 
 
 if __name__ == "__main__":

@@ -19,9 +19,10 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     models = common.models(args.quick)
     fig, axes = common.figure_axes(len(models))
-    rows, ours = [], []
+    rows, ours, exps = [], [], []
     for ax, model in zip(axes, models):
         exp = R.fig000_4(quick=args.quick, model=model)
+        exps.append(exp)
         res = E.run(exp)
         common.plot_curves(ax, res, x="round", title=f"{model}: accuracy vs communication round")
         ax.set_xscale("symlog")
@@ -34,7 +35,8 @@ def main(argv=None) -> None:
         changes=common.run_changes(exp) + ("; quick: 3 of the 6 methods" if args.quick else ""),
         stated="O(i) with c = 1 and O(i/ln i) need fewer rounds while keeping good accuracy (L1893)",
         ours="; ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
+                         data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 
 
 if __name__ == "__main__":

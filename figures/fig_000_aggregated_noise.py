@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from theory.async_fl import aggregated_noise as an
+from theory.async_fl.paper_values import PRINTED
 
 from . import common
 
@@ -41,7 +42,11 @@ def main(argv=None) -> None:
     axes[0].plot(p, [r["constant_same_T_noise"] for r in rows], "s--", label="constant s = ceil(K/T), same T")
     axes[0].set_xlabel("growth exponent p")
     axes[0].set_ylabel("aggregated noise sqrt(T) sigma")
-    axes[0].legend(fontsize=7)
+    paper = [PRINTED["main_noise_constant"], PRINTED["main_noise_increasing"]]
+    common.draw_paper(axes[0], [0.0, 1.0], [p.value for p in paper], paper,
+                      what="sqrt(T) sigma from Theorem 3.2's sigma (5.78 at p = 0, 8 at p = 1)")
+    axes[0].set_yscale("log")
+    common.style.legend_below(axes[0])
     axes[1].plot(p, [r["T"] for r in rows], "o-")
     axes[1].set_xlabel("growth exponent p")
     axes[1].set_ylabel("rounds T to reach K")
@@ -55,7 +60,7 @@ def main(argv=None) -> None:
         ours="; ".join(f"p={r['p']:g}: T={r['T']}, sqrt(T)sigma={r['noise_upper']:.2f} ({r['noise_upper'] / base:.2f}x), "
                        f"same-T constant {r['constant_same_T_noise']:.2f}" for r in rows),
         quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"p": list(ps), "accuracy": acc})
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import csv
 
 import numpy as np
 
-from figures.run import OUT
+from figures import common, style
 from numerics.sweep import sweep
 from theory.proactive_dp.calculators import calculator_d4, privacy_curve_point
 from theory.printed import texts
@@ -23,6 +23,8 @@ from theory.proactive_dp import paper_values
 CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 TABLES = (9, 10, 11)
+#: output folders (figures.common's): the full setting, and the git-ignored quick one no claim reads
+OUT, QUICK_OUT = common.OUT, common.QUICK_OUT
 
 
 def rounds_grid(table: int, points: int) -> list:
@@ -33,9 +35,6 @@ def rounds_grid(table: int, points: int) -> list:
 
 
 def main(argv=None) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -44,8 +43,9 @@ def main(argv=None) -> None:
     npts = 6 if args.quick else 25
     pts = [{"table": t, "rounds": r} for t in TABLES for r in rounds_grid(t, npts)]
     res = sweep(privacy_curve_point, pts, desc="002 privacy curve")
-    OUT.mkdir(parents=True, exist_ok=True)
-    with (OUT / "fig_002_privacy_curve.csv").open("w", newline="") as fh:
+    out = QUICK_OUT if args.quick else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "fig_002_privacy_curve.csv").open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["table", "rounds", "q", "epsilon_lower", "epsilon_upper", "epsilon_clt",
                                            "epsilon_target"])
         w.writeheader()
@@ -53,7 +53,9 @@ def main(argv=None) -> None:
             inp = CALCULATOR_TABLES[r["table"]]["inputs"]
             d4 = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"])
             w.writerow({**r, "epsilon_target": d4.epsilon})
-    fig, axes = plt.subplots(1, len(TABLES), figsize=(5 * len(TABLES), 4), constrained_layout=True)
+    common.provenance.write_sidecar(out / "fig_002_privacy_curve.csv", module="figures.fig_002_privacy_curve",
+                                    config={"setting": "quick" if args.quick else "full", "points": pts}, data={})
+    fig, axes = style.figure(len(TABLES))
     for ax, t in zip(axes, TABLES):
         rows = [r for r in res if r["table"] == t]
         inp = CALCULATOR_TABLES[t]["inputs"]
@@ -68,7 +70,9 @@ def main(argv=None) -> None:
         ax.axvline(d4.t_min_asym, color="grey", ls="-.", label="T_min,asym")
         ax.set(xscale="log", yscale="log", xlabel="rounds T (K = kN fixed)", ylabel="epsilon at delta = 1/N",
                title=f"Table {t}: sigma={inp['sigma']}, N={inp['n']}, k={inp['k']}")
-        ax.legend(fontsize=7)
-    fig.savefig(OUT / "fig_002_privacy_curve.png", dpi=120)
+        style.legend_below(ax)
+    bad = style.overlaps(fig)
+    paths = style.save(fig, out, "fig_002_privacy_curve")
     plt.close(fig)
-    print(OUT / "fig_002_privacy_curve.png")
+    print(paths["png"], *(f"WARNING: {o}" for o in bad))
+    return {**paths, "overlaps": bad}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import time
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -33,8 +34,9 @@ USAGE = "usage: python -m figures.run TARGET|all [--quick]"
 
 def help_text() -> str:
     """The usage line and every target, one per line (``python -m figures.run --help``)."""
-    return "\n".join([USAGE, "", "Runs one paper figure/table script (or all); output in figures/out/.",
-                      "--quick runs the smoke-test setting.", "", "targets:"]
+    return "\n".join([USAGE, "", "Runs one paper figure/table script (or all); output in figures/out/ (PNG, PDF, CSV, caption,",
+                      "provenance sidecar).", "--quick runs the smoke-test setting into figures/out/quick/ (git-ignored, never read "
+                      "by a claim).", "", "targets:"]
                      + [f"  {t}" for t in all_targets()] + ["  all"])
 
 
@@ -53,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"unknown figure target {t!r}; known: {', '.join(all_targets())}", file=sys.stderr)
             return 2
         print(f"[figures] {t}", flush=True)
+        t0 = time.perf_counter()
         run(t, rest)
+        print(f"[figures] {t} done in {time.perf_counter() - t0:.0f} s", flush=True)
     return 0
 
 

@@ -52,7 +52,7 @@ def main(argv=None) -> None:
         changes="none: exact replay of the parameter-selection procedure (T = ceil of the (19) upper bound, as the printed m/T show)",
         stated="the printed constants, round counts and aggregated-noise comparisons of examples 1-5",
         ours=f"{len(table) - len(bad)} of {len(table)} rows agree; disagreements: {', '.join(bad)}", quick=args.quick)
-    paths = common.write_outputs(args.out, NAME, table, cap)
+    paths = common.write_outputs(args.out, NAME, table, cap, config={"examples": sorted(EXAMPLES)})
     with open(paths["md"], "a") as fh:
         fh.write("\n" + markdown(table))
 

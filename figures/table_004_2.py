@@ -87,7 +87,7 @@ def reaccount(path) -> None:
         out.append({**base, **extra, "paper_accuracy": r.get("paper_accuracy", "")})
     meta["ours"] = meta["ours"].split("; certified eps")[0] + f"; {EPS_NOTE} (privacy columns re-accounted from the " \
         "accuracy runs already in this CSV)"
-    paths = write_outputs(Path(path).parent, Path(path).stem, out, {k: meta[k] for k in CAPTION_KEYS})
+    paths = write_outputs(Path(path).parent, Path(path).stem, out, {k: meta.get(k, "") for k in CAPTION_KEYS})
     png = Path(path).with_suffix(".png")
     if png.exists():  # the figure shows accuracies only: unchanged, still linked
         paths["md"].write_text(paths["md"].read_text() + f"\n![{png.stem}]({png.name})\n")

@@ -12,7 +12,7 @@ import csv
 import math
 from pathlib import Path
 
-from figures.run import OUT
+from figures import common
 from numerics.sweep import sweep, versioned
 from theory.proactive_dp import calculators as C
 from theory.proactive_dp.experiments import real_privacy
@@ -23,16 +23,22 @@ from theory.proactive_dp import paper_values
 BUDGET_TABLES, CALCULATOR_TABLES = texts(paper_values.BUDGET_TABLES), texts(paper_values.CALCULATOR_TABLES)
 
 
+#: output folders (figures.common's): the full setting, and the git-ignored quick one no claim reads
+OUT, QUICK_OUT = common.OUT, common.QUICK_OUT
+
+
 def _fmt(x) -> str:
     if isinstance(x, float):
         return f"{x:.8g}"
     return "" if x is None else str(x)
 
 
-def write_table(name: str, header: list, rows: list, title: str) -> tuple[Path, Path]:
-    """Write ``rows`` (lists aligned with ``header``) to OUT/name.csv and OUT/name.md."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    csv_path, md_path = OUT / f"{name}.csv", OUT / f"{name}.md"
+def write_table(name: str, header: list, rows: list, title: str, *, quick: bool = False) -> tuple[Path, Path]:
+    """Write ``rows`` (lists aligned with ``header``) to name.csv, name.md and the provenance sidecar in
+    figures/out (quick: figures/out/quick, which no claim reads)."""
+    out = QUICK_OUT if quick else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path, md_path = out / f"{name}.csv", out / f"{name}.md"
     with csv_path.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(header)
@@ -40,6 +46,8 @@ def write_table(name: str, header: list, rows: list, title: str) -> tuple[Path, 
     lines = [f"# {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_fmt(x) for x in r) + " |" for r in rows]
     md_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common.provenance.write_sidecar(csv_path, module=f"figures.{name}", config={"setting": "quick" if quick else "full",
+                                                                              "title": title}, data={})
     return csv_path, md_path
 
 
@@ -61,7 +69,7 @@ def budget_table(table: int, *, quick: bool = False) -> tuple[Path, Path]:
             scan = best.s if best else "none"
         rows.append([line, label, s, sigma_p, lit.sigma, alt.sigma if alt.valid else "diverged", lit.epsilon, scan,
                      c["rounds"], c["epsilon_lower"], c["epsilon_upper"], float(label) / c["epsilon_upper"]])
-    return write_table(f"table_002_{table}", header, rows,
+    return write_table(f"table_002_{table}", header, rows, quick=quick, title=
                        f"Seed 002 Table {table} ({spec['lines']}): N={spec['n']}, K={spec['k_total']}, delta={spec['delta']}")
 
 
@@ -87,7 +95,7 @@ def calculator_table(table: int, *, quick: bool = False) -> tuple[Path, Path]:
     rows.append(["T_min / critical T", "", "", "", cc["t_min_over_critical"], ""])
     rows.append(["critical T / T_min,asym", "", "", "", cc["critical_over_t_min_asym"], ""])
     inp = CALCULATOR_TABLES[table]["inputs"]
-    return write_table(f"table_002_{table}", header, rows,
+    return write_table(f"table_002_{table}", header, rows, quick=quick, title=
                        f"Seed 002 Table {table} ({CALCULATOR_TABLES[table]['caption']}): sigma={inp['sigma']}, "
                        f"N={inp['n']}, k={inp['k']}, theta=1, delta=1/N")
 

@@ -27,8 +27,9 @@ def _summary(res: dict) -> str:
     if cert:
         line += (f", certified epsilon in [{cert['epsilon_lower']:.6g}, {cert['epsilon_upper']:.6g}] "
                  f"at delta {cert['delta']:.3g} ({cert['method']})")
-    if "privacy" in res and not res["privacy"]["accounting_matches_sampling"]:
-        line += f" [sampling '{res['privacy']['sampling']}' is not the Poisson sampling the epsilon assumes]"
+    eps = res.get("privacy", {}).get("epsilon")
+    if eps and not eps["accounted"]:
+        line += f", epsilon not accounted: {eps['reason']}"
     return line
 
 

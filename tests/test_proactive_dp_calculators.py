@@ -141,6 +141,7 @@ def test_later_block_counterexample_recomputed():
 
 def _redirect_out(monkeypatch, tmp_path, module):
     monkeypatch.setattr(module, "OUT", tmp_path)
+    monkeypatch.setattr(module, "QUICK_OUT", tmp_path)
 
 
 def test_table_9_script_writes_printed_beside_ours(monkeypatch, tmp_path):

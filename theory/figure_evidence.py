@@ -1,99 +1,115 @@
 """How a reproduced figure's stated outcome is decided: shared by the figure claims of every paper package.
 
-Where the numbers come from: the CSV that the figure's make target wrote (``figures/out/<name>.csv``)
-when it exists and was made at the full setting, otherwise the figure's quick setting run now (a few
-seconds; ``theory/<paper>/runs.py`` holds both settings). ``evidence["source"]`` says which.
+Data. A figure claim reads only the CSV that the figure's full make target wrote
+(``figures/out/<name>.csv``), and only when its provenance sidecar shows it fresh
+(:func:`repro.provenance.require_fresh`: the code, config, data and CSV digests match the tree). A
+missing, stale or quick-setting CSV raises :class:`repro.provenance.StaleFigureData`: the claim fails and
+``make report`` exits non-zero; it never silently falls back to another run. ``QUICK=1`` outputs live
+in ``figures/out/quick/``, which no claim reads.
 
-How an effect is decided: over seeds, ``diff = mean(a) - mean(b)`` and ``noise = 2 * SE(diff)`` with
-``SE = sqrt(var_a/n_a + var_b/n_b)``, floored at :data:`NOISE_FLOOR` (a few seeds estimate a spread
-poorly). A claimed effect ``a > b`` holds when ``diff > noise``, is refuted when ``diff < -noise``,
-and is open in between. A level claim (``x <= L``) holds when ``x + noise <= L``, is refuted when
-``x - noise > L``. The data are stand-ins (repro.data): a "refuted" here means the stated outcome does
-not reproduce on the stand-in at the stated setting; the counterexample names that setting.
+Decision rule (:mod:`repro.stats`, one level :data:`repro.stats.SIGNIFICANCE_LEVEL`): an effect ``a > b``
+by one-sided Welch t-tests; "the same or better" by a non-inferiority Welch test at a stated margin;
+"no difference" only by TOST (two one-sided Welch tests) at a stated margin; a level ``low <= x <= high``
+by one-sample t-tests. Every test's record (statistic, p-value, n per arm, seeds) is in the evidence.
+
+Stand-ins. A claim decided on stand-in data (the sidecar's data record names a stand-in) or on a model far
+from the paper's is ``not-reproduced``, never ``refuted`` or ``holds``; what the test gives on our setting
+is kept as ``evidence["status_on_our_setting"]``.
 The claims themselves live in the paper packages (``theory/<paper>/figures.py``).
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-import numpy as np
-
-from repro import experiments as E
+from repro import stats
 from repro.caption_csv import read_csv
+from repro.provenance import StaleFigureData, require_fresh
 from theory.ledger import Verdict
 
 OUT = Path(__file__).resolve().parent.parent / "figures" / "out"
-#: smallest effect (accuracy, absolute) we call distinguishable from seed noise
-NOISE_FLOOR = 0.005
-#: the stand-in data of the seed-002 and seed-000 runs on a9a (repro.data)
-A9A = "a9a-shaped synthetic stand-in"
+#: the reason of every claim decided on stand-in data
+STAND_IN_REASON = ("decided on stand-in data ({names}): the paper's data set is not available offline, so our "
+                   "runs cannot decide the paper's statement; on the stand-in the test gives '{status}'")
 
 
-def full_rows(name: str):
-    """The rows of ``figures/out/<name>.csv`` if it exists and was made at the full setting, else None."""
+def load(name: str) -> tuple[list, dict, str]:
+    """(rows, sidecar record, source string) of the fresh full-setting ``figures/out/<name>.csv``.
+
+    Raises :class:`StaleFigureData` when the CSV is missing, stale or not made at the full setting."""
     path = OUT / f"{name}.csv"
-    if not path.exists():
-        return None
+    rec = require_fresh(path)
     meta, rows = read_csv(path)
-    return rows if meta.get("setting") == "full" else None
+    if meta.get("setting") != "full":
+        raise StaleFigureData(f"stale figure data: {name}.csv was made at the {meta.get('setting')!r} setting, "
+                              f"not the full one (run its make target without QUICK)")
+    return rows, rec, f"csv:figures/out/{name}.csv (full setting, code {rec['code']['sha256'][:12]})"
 
 
-def _finals_from_csv(name: str, model: str | None):
-    rows = full_rows(name)
-    if rows is None:
-        return None
+def final_accuracies(name: str, model: str | None = None, *, where=None):
+    """``(finals, seeds, source, record)``: per arm label, the final test accuracy and seed of every run
+    (the row with the largest round), from the fresh full CSV; ``where(row)`` filters rows further."""
+    rows, rec, source = load(name)
     last: dict = {}
     for r in rows:
-        if model is not None and r.get("model") != model:
+        if (model is not None and r.get("model") != model) or (where is not None and not where(r)):
             continue
-        key = (r["label"], r["seed"])
+        key = (r["label"], int(r["seed"]))
         if key not in last or int(r["round"]) > int(last[key]["round"]):
             last[key] = r
-    finals: dict = {}
-    for (lab, _), r in sorted(last.items()):
+    finals, seeds = {}, {}
+    for (lab, seed), r in sorted(last.items()):
         finals.setdefault(lab, []).append(float(r["test_accuracy"]))
-    return finals, f"csv:figures/out/{name}.csv (full setting)"
+        seeds.setdefault(lab, []).append(seed)
+    return finals, seeds, source, rec
 
 
-def final_accuracies(name: str, builder, model: str | None = None):
-    """``label -> [final accuracy per seed]`` and a source string (CSV of the full run, or quick run now)."""
-    got = _finals_from_csv(name, model)
-    if got is not None:
-        return got
-    kwargs = {"quick": True} if model is None else {"quick": True, "model": model}
-    exp = builder(**kwargs)
-    return E.final_accuracies(E.run(exp)), f"quick setting run now ({exp.changes})"
+def stand_ins(rec: dict) -> list[str]:
+    """Names of the stand-in data sets recorded in a sidecar."""
+    return sorted(n for n, d in rec.get("data", {}).items() if d.get("kind") == "stand-in")
 
 
-def effect(a, b) -> tuple[float, float]:
-    """``(mean(a) - mean(b), noise)`` with noise = max(2 SE, NOISE_FLOOR)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    var = (a.var(ddof=1) / len(a) if len(a) > 1 else 0.0) + (b.var(ddof=1) / len(b) if len(b) > 1 else 0.0)
-    return float(a.mean() - b.mean()), max(2.0 * math.sqrt(var), NOISE_FLOOR)
-
-
-def decide(x: float, noise: float) -> str:
-    """``holds`` if x > noise, ``refuted`` if x < -noise, else ``open`` (x is the claimed-positive margin)."""
-    return "holds" if x > noise else "refuted" if x < -noise else "open"
-
-
-def figure_verdict(status, margin, evidence, counterexample, reason_open, kind="sampled"):
-    return Verdict(status, kind, margin, evidence, counterexample if status == "refuted" else None,
-                   reason_open if status == "open" else "")
+def data_note(rec: dict) -> dict:
+    """The sidecar's data record, for the evidence (real MNIST-5k digest, or the stand-ins' names)."""
+    return rec.get("data", {})
 
 
 def summarize(finals: dict) -> dict:
-    return {k: {"mean": float(np.mean(v)), "values": [float(x) for x in v]} for k, v in finals.items()}
+    import numpy as np
+
+    return {k: {"mean": float(np.mean(v)), "n": len(v), "values": [float(x) for x in v]} for k, v in finals.items()}
 
 
-def run_evidence(source: str, finals: dict, data: str, **extra) -> dict:
-    """Evidence of a claim decided on final accuracies: source, per-arm summary, ``extra``, seed count."""
-    return {"source": source, "final_accuracy": summarize(finals), **extra,
-            "points": sum(len(v) for v in finals.values()), "data": data}
+def records(comparisons) -> list[dict]:
+    """The tests' records for the evidence; an infinite statistic (an exact difference between arms of zero
+    variance) is written as the string "inf" / "-inf", since evidence is strict JSON."""
+    import math
+
+    out = []
+    for c in comparisons:
+        d = c.to_dict()
+        if isinstance(d["statistic"], float) and not math.isfinite(d["statistic"]):
+            d["statistic"] = "inf" if d["statistic"] > 0 else "-inf"
+        out.append(d)
+    return out
 
 
-def worst_of(per: dict):
-    """The key whose ``(margin, noise)`` is closest to refuted (smallest margin - noise), and that pair."""
-    worst = min(per, key=lambda k: per[k][0] - per[k][1])
-    return worst, *per[worst]
+def worst(statuses) -> str:
+    """The weakest of several statuses (refuted < open < holds)."""
+    order = ("refuted", "open", "holds")
+    return min(statuses, key=order.index)
+
+
+def figure_verdict(status: str, margin: float, evidence: dict, *, rec: dict | None, counterexample=None,
+                   reason_open: str = "", substitute: str = "") -> Verdict:
+    """The claim's verdict: ``status`` from the tests, unless the data were stand-ins (``rec``'s data record)
+    or the model is a ``substitute`` far from the paper's: then ``not-reproduced`` with the reason, the
+    tests' outcome kept as ``evidence["status_on_our_setting"]``."""
+    names = stand_ins(rec) if rec else []
+    evidence = {"margin_unit": "absolute, in the statement's quantity (accuracy or sigma)", **evidence,
+                "significance_level": stats.SIGNIFICANCE_LEVEL}
+    if names or substitute:
+        reason = (STAND_IN_REASON.format(names=", ".join(names), status=status) if names
+                  else f"{substitute}; on our setting the test gives '{status}'")
+        return Verdict("not-reproduced", "sampled", margin, {**evidence, "status_on_our_setting": status}, None, reason)
+    return Verdict(status, "sampled", margin, evidence, counterexample if status == "refuted" else None,
+                   reason_open if status == "open" else "")

@@ -115,12 +115,29 @@ def evaluate_claim(claim_id: str, source: str = "") -> dict:
                      "seconds": seconds})
 
 
+def _figure_state(figure: str) -> str:
+    """Digest of a figure claim's data: its CSV, the CSV's provenance sidecar and whether it is fresh now
+    (repro.provenance.check_fresh), so that a regenerated or stale CSV re-evaluates the claim instead of
+    reusing a cached verdict."""
+    import hashlib
+
+    from repro.provenance import check_fresh, sidecar_path
+
+    csv = (ROOT / figure).with_suffix(".csv")
+    h = hashlib.sha256(repr(check_fresh(csv)).encode())
+    for p in (csv, sidecar_path(csv)):
+        h.update(p.read_bytes() if p.exists() else b"missing")
+    return h.hexdigest()
+
+
 def _source(c: ledger.Claim) -> str:
+    """The cache key of a claim's verdict: its module's source closure and, for a figure claim, its data."""
     module = c.check.__module__
     try:
-        return source_digest(module)
+        digest = source_digest(module)
     except Exception:  # noqa: BLE001 - a module outside the suite (tests) has no digest
-        return ""
+        digest = ""
+    return digest + (":" + _figure_state(c.figure) if c.figure else "")
 
 
 def stable(value):

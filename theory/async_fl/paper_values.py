@@ -207,6 +207,8 @@ EXAMPLE3_PRINTED = {"q": Printed("0.00013216327772100012", "L1662"), "m": Printe
                     "coef": Printed("1.3216327772100012", "L1682"), "s0": Printed("16", "L1682"),
                     "N_c": Printed("10000", "L1620")}
 #: Appendix E's rounded parameters (L1967) and the sequence it prints from them.
+#: Fig 1a (L226): communication rounds of the constant (eta, s) scheme and of diminishing steps with linear s.
+FIG1A_ROUNDS = {"constant": Printed("20", "L226"), "linear": Printed("9", "L226")}
 EXPERIMENT_PRINTED = {"q": Printed("0.000132", "L1967"), "m": Printed("12.106", "L1967"), "p": Printed("1.0", "L1967"),
                       "N_c": Printed("10000", "L1967"), "coef": Printed("1.322", "L1967"),
                       "offset": Printed("16", "L1967"), "K": Printed("25000", "L1967"),

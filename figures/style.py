@@ -1,0 +1,138 @@
+"""One look for every figure: sizes, a colour-blind-safe palette, fonts, legends off the data, PNG + PDF.
+
+* Palette: Okabe & Ito's eight colours ("Color Universal Design", 2008), distinguishable under the
+  common colour-vision deficiencies; line styles cycle too, so arms differ in grey print.
+* Legends sit outside the axes (below them), and the figure is saved with a tight bounding box, so a
+  legend never covers data. :func:`overlaps` checks it (and text labels) on the rendered figure.
+* :func:`save` writes ``<name>.png`` (raster, for the markdown caption) and ``<name>.pdf`` (vector).
+* The paper's own values are drawn as black open markers (:data:`PAPER_STYLE`) beside ours.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Okabe-Ito, ordered for contrast on white (yellow last): blue, orange, bluish green, vermillion, sky blue,
+#: reddish purple, black, yellow
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#000000", "#F0E442")
+LINESTYLES = ("-", "--", "-.", ":")
+#: one panel's size in inches, and the font sizes
+PANEL = (4.2, 3.2)
+FONT_SIZE, SMALL_FONT_SIZE = 8, 7
+PNG_DPI = 130
+#: how the paper's reported values are drawn beside ours
+PAPER_STYLE = dict(marker="D", markersize=6, markerfacecolor="none", markeredgecolor="black", linestyle="none",
+                   zorder=5)
+#: seed-to-seed spread band opacity
+BAND_ALPHA = 0.2
+#: legend entries are wrapped at this many characters, so that the legends of neighbouring panels never meet
+LEGEND_WRAP = 46
+
+
+def rc() -> dict:
+    from cycler import cycler
+
+    n = len(PALETTE)
+    return {"font.family": "DejaVu Sans", "font.size": FONT_SIZE, "axes.titlesize": FONT_SIZE,
+            "axes.labelsize": FONT_SIZE, "legend.fontsize": SMALL_FONT_SIZE, "xtick.labelsize": SMALL_FONT_SIZE,
+            "ytick.labelsize": SMALL_FONT_SIZE, "lines.linewidth": 1.4,
+            "axes.prop_cycle": cycler(color=list(PALETTE)) + cycler(linestyle=[LINESTYLES[i % 4] for i in range(n)]),
+            "pdf.fonttype": 42, "svg.fonttype": "none"}
+
+
+def figure(n_panels: int = 1, *, rows: int = 1, width: float | None = None):
+    """A figure of ``rows x n_panels`` panels in the suite's style (``width``: one panel's width in inches,
+    default :data:`PANEL`); returns (fig, flat list of axes)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update(rc())  # titles and labels set later by the scripts take the style too
+    fig, axes = plt.subplots(rows, n_panels, figsize=((width or PANEL[0]) * n_panels, PANEL[1] * rows), squeeze=False)
+    fig.set_layout_engine("constrained")
+    for ax in axes.ravel():
+        ax.set_prop_cycle(rc()["axes.prop_cycle"])
+    return fig, list(axes.ravel())
+
+
+def legend_below(ax, **kw):
+    """The axes' legend, centred below the plotting area (never over the data)."""
+    import textwrap
+
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    labels = ["\n".join(textwrap.wrap(lab, LEGEND_WRAP)) for lab in labels]
+    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=kw.pop("ncol", 1), frameon=False,
+                     fontsize=SMALL_FONT_SIZE, **kw)
+
+
+def save(fig, out: Path, name: str) -> dict:
+    """Write ``name``.png and ``name``.pdf into ``out``; returns their paths."""
+    paths = {"png": Path(out) / f"{name}.png", "pdf": Path(out) / f"{name}.pdf"}
+    fig.savefig(paths["png"], dpi=PNG_DPI, bbox_inches="tight")
+    # no creation date in the PDF: a rerun on an unchanged tree writes the same bytes
+    fig.savefig(paths["pdf"], bbox_inches="tight", metadata={"CreationDate": None})
+    return paths
+
+
+# --- the overlap check -----------------------------------------------------------------------------
+
+def _data_points(ax, pixel_step: float = 2.0):
+    """Display coordinates of the plotted data of ``ax`` that lie inside its plotting area: line
+    vertices and points every ``pixel_step`` pixels along each segment, scatter points, bar tops."""
+    import numpy as np
+    from matplotlib.collections import PathCollection
+
+    pts = []
+    for line in ax.get_lines():
+        xy = np.column_stack(line.get_data(orig=False)).astype(float)
+        xy = ax.transData.transform(xy[np.all(np.isfinite(xy), axis=1)])
+        if len(xy) > 1 and line.get_linestyle() not in ("None", "none", ""):
+            # points every ``pixel_step`` display pixels along each segment
+            seg = [np.linspace(a, b, max(2, int(np.hypot(*(b - a)) / pixel_step) + 2)) for a, b in zip(xy[:-1], xy[1:])]
+            xy = np.concatenate(seg)
+        pts.append(xy)
+    for coll in ax.collections:
+        if isinstance(coll, PathCollection) and len(coll.get_offsets()):
+            pts.append(coll.get_offset_transform().transform(np.asarray(coll.get_offsets(), float)))
+    for patch in ax.patches:
+        bb = patch.get_window_extent()
+        pts.append(np.array([[bb.x0, bb.y1], [bb.x1, bb.y1], [(bb.x0 + bb.x1) / 2, bb.y1]]))
+    if not pts:
+        return np.empty((0, 2))
+    pts = np.concatenate(pts)
+    box = ax.get_window_extent()
+    keep = (pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1)
+    return pts[keep]
+
+
+def overlaps(fig) -> list[str]:
+    """Names of legends and text labels whose rendered bounding box contains a plotted data point.
+
+    Checked: every axes' legend and every text artist added to an axes (annotations) against the plotted
+    points, and every pair of these boxes against each other (labels that collide). Axis labels, tick
+    labels and titles sit outside the plotting area by construction.
+    """
+    import numpy as np
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    bad, every = [], []
+    for k, ax in enumerate(fig.axes):
+        pts = _data_points(ax)
+        boxes = []
+        if ax.get_legend() is not None:
+            boxes.append((f"axes {k} legend", ax.get_legend().get_window_extent(renderer)))
+        boxes += [(f"axes {k} text {t.get_text()[:30]!r}", t.get_window_extent(renderer)) for t in ax.texts
+                  if t.get_visible() and t.get_text()]
+        for name, bb in boxes:
+            inside = ((pts[:, 0] > bb.x0) & (pts[:, 0] < bb.x1) & (pts[:, 1] > bb.y0) & (pts[:, 1] < bb.y1))
+            if np.any(inside):
+                bad.append(f"{name} covers {int(inside.sum())} data points")
+        every += boxes
+    for i, (n1, b1) in enumerate(every):
+        for n2, b2 in every[i + 1:]:
+            if b1.overlaps(b2):
+                bad.append(f"{n1} collides with {n2}")
+    return bad

@@ -1,0 +1,51 @@
+"""repro.dp: every run reports the epsilon of the sampling it performed; the MLP's clipped per-sample
+gradients on real MNIST-5k rows."""
+import numpy as np
+import pytest
+
+from numerics.errors import InvalidParameter
+from numerics.schedule import Schedule
+from repro import data, dp, models
+from repro.async_fl import simulate
+from repro.config import RunConfig
+
+TINY = dict(data="a9a-like", n_records=1000, sizes={"kind": "constant", "s": 10}, total_iterations=200,
+            dp_sigma=3.0, dp_delta=1e-5, certify=True)
+
+
+def test_poisson_gets_the_certified_bracket_and_other_samplings_are_not_accounted():
+    sched = Schedule.constant(q=0.01, sigma=3.0, steps=20)
+    pois = dp.epsilon_for_sampling(sched, 1e-5, "poisson")
+    assert pois["accounted"] and pois["certified"] and 0 <= pois["epsilon_lower"] <= pois["epsilon_upper"]
+    for s in ("fixed", "with-replacement"):
+        e = dp.epsilon_for_sampling(sched, 1e-5, s)
+        assert e == {"accounted": False, "sampling": s, "reason": dp.NOT_ACCOUNTED[s]}
+        assert "epsilon_upper" not in e and "not accounted" in dp.describe_epsilon(e)
+    with pytest.raises(InvalidParameter):
+        dp.epsilon_for_sampling(sched, 1e-5, "shuffle")
+
+
+@pytest.mark.parametrize("sampling", ["poisson", "with-replacement"])
+def test_a_run_reports_the_epsilon_of_its_own_sampling(sampling):
+    res = simulate(RunConfig(**TINY, sampling=sampling))
+    eps = res["privacy"]["epsilon"]
+    assert eps["sampling"] == sampling and eps["accounted"] == (sampling == "poisson")
+    assert ("certified" in res["privacy"]) == (sampling == "poisson")
+
+
+def test_mlp_clipped_per_sample_gradients_on_mnist_rows():
+    ds = data.load("mnist-5k", seed=0)
+    x, y = ds.x_train[:6], ds.y_train[:6]
+    m = models.MLP(784, 8, 10)
+    theta = m.init(np.random.default_rng(0))
+    g = m.per_sample_grads(theta, x, y)
+    assert g.shape == (6, m.n_params)
+    # each row is its sample's gradient: central differences on a few coordinates of sample 3
+    rng = np.random.default_rng(1)
+    for j in rng.choice(m.n_params, 12, replace=False):
+        e = np.zeros(m.n_params)
+        e[j] = 1e-6
+        fd = (m.loss(theta + e, x[3:4], y[3:4]) - m.loss(theta - e, x[3:4], y[3:4])) / 2e-6
+        assert g[3, j] == pytest.approx(fd, abs=1e-6)
+    c = dp.clip_rows(g, 0.025)
+    assert np.all(np.linalg.norm(c, axis=1) <= 0.025 * (1 + 1e-12))
