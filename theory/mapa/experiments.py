@@ -1,7 +1,7 @@
 """The stated outcomes of seed 003's Figs. 4-7 as ledger claims, decided from our reproductions.
 
 Numbers come from ``figures/out/fig_003_<n>.csv`` written by ``make fig-003-<n>`` at the full setting
-(a quick or missing CSV leaves the claim ``open``: run the target). Rule (``repro.edge_stats``): Welch
+(a quick or missing CSV leaves the claim ``open``: run the target). Rule (``repro.stats``): Welch
 one-sided at 0.05 over seeds for accuracies and gradient norms, TOST for "about the same", one-sided
 Mann-Whitney for censored iteration counts. Data: MNIST-5k is real MNIST (a 5,000-image subset);
 the 8x8 digits stand in for USPS and the MLP for the CNN. A claim is ``refuted`` only by a significant
@@ -23,7 +23,7 @@ import numpy as np
 
 from repro.caption_csv import read_csv
 from repro.edge_fl import EdgeConfig, step_schedule_summary
-from repro.edge_stats import mann_whitney_greater, tost, welch
+from repro import stats
 from theory.ledger import Verdict, claim
 from theory.mapa.paper_values import FIG6, FIG7
 
@@ -53,6 +53,25 @@ def _by(rows, *keys, value="final_accuracy") -> dict:
     for r in rows:
         out[tuple(r[k] for k in keys)].append(float(r[value]))
     return out
+
+
+def welch(a, b) -> dict:
+    """One-sided Welch tests both ways (``repro.stats.effect_status``): decision greater, less or inconclusive."""
+    status, (up, down) = stats.effect_status(a, b)
+    return {"diff": up.diff, "p_greater": up.p_value, "p_less": down.p_value, "n_a": up.n[0], "n_b": up.n[1],
+            "decision": {"holds": "greater", "refuted": "less", "open": "inconclusive"}[status]}
+
+
+def tost(a, b, margin: float) -> dict:
+    """TOST equivalence at ``margin`` (``repro.stats.tost``)."""
+    c = stats.tost(a, b, margin=margin)
+    return {"diff": c.diff, "margin": c.margin, "p": c.p_value, "equivalent": c.significant}
+
+
+def mann_whitney_greater(a, b) -> dict:
+    """One-sided Mann-Whitney U that ``a`` tends to exceed ``b`` (``repro.stats.mann_whitney``)."""
+    c = stats.mann_whitney(a, b, alternative="greater")
+    return {"p": c.p_value, "greater": c.significant}
 
 
 def _decide(comparisons: list) -> tuple[str, str]:
@@ -85,7 +104,7 @@ def _cohens_d(a, b) -> float | None:
 
 def _our_iterations(name: str, panel: str) -> int:
     """The fewest iterations any arm of ``panel`` ran, from the figure's provenance sidecar."""
-    arms = json.loads((OUT / f"{name}.provenance.json").read_text())["arms"][panel]
+    arms = json.loads((OUT / f"{name}.provenance.json").read_text())["config"]["arms"][panel]
     its = {int(a["iterations"]) for a in arms.values()}
     return min(its)
 
