@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from repro.caption_csv import read_csv
+from repro.provenance import require_fresh
 from repro.edge_fl import EdgeConfig, step_schedule_summary
 from repro import stats
 from theory.ledger import Verdict, claim
@@ -39,6 +40,7 @@ def _rows(name: str):
     path = OUT / f"{name}.csv"
     if not path.exists():
         return None
+    require_fresh(path)  # a stale CSV (code, config, data or contents changed) fails loudly, never passes for fresh
     meta, rows = read_csv(path)
     return rows if meta.get("setting") == "full" else None
 
