@@ -20,7 +20,7 @@ from repro.models import LogisticRegression
 from theory.mapa.paper_values import FIG4
 
 from . import common
-from .edge_common import NOISE_LABEL, write_provenance
+from .edge_common import NOISE_LABEL
 
 NAME = "fig_003_4"
 CLIP = 3.0
@@ -84,8 +84,8 @@ def main(argv=None) -> None:
         stated="eps = 0.01: totally blurred; eps = 1: some images approximately restored (L484)",
         ours="; ".join(f"{r['model']} {r['noise']} eps {r['epsilon_per_iteration']:g}: corr {r['mean_correlation']:.3f}" for r in rows),
         quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
-    write_provenance(args.out, NAME, datasets=["mnist-5k"], arms={"clip": CLIP, "epsilons": eps_list}, seeds=[SEED])
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"arms": {"clip": CLIP, "epsilons": eps_list}, "seeds": [SEED]},
+                         data=common.data_record("mnist-5k"))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from repro.edge_fl import iterations_to_threshold
 from theory.mapa.paper_values import FIG7
 
 from . import common
-from .edge_common import NOISE_LABEL, run_arms, write_provenance
+from .edge_common import NOISE_LABEL, run_arms
 
 NAME = "fig_003_7"
 PANELS = (("mnist-5k", "lr", FIG7["threshold_lr_mnist"]), ("digits", "lr", FIG7["threshold_lr_usps"]))
@@ -79,8 +79,8 @@ def main(argv=None) -> None:
                  "paper-literal arms are NOT DP"),
         stated="iterations grow with K; MAPA saves 1-2 orders of magnitude vs AUDP (K = 10, 100) and ~2 vs ASGD (K = 100, 1000) (L542-L546)",
         ours=" || ".join(ours), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
-    write_provenance(args.out, NAME, datasets=[d for d, _, _ in PANELS], arms=spec_all, seeds=seeds)
+    common.write_outputs(args.out, NAME, rows, cap, fig, config={"arms": spec_all, "seeds": list(seeds)},
+                         data=common.data_record(*[d for d, _, _ in PANELS]))
 
 
 if __name__ == "__main__":

@@ -277,3 +277,20 @@ def run_point(**config) -> dict:
             "final_loss": last["train_loss"], "final_grad_norm": last["grad_norm"], "batch_loss": out["batch_loss"],
             "stages": out["stages"][:50], "n_stages": len(out["stages"]), "privacy": out["privacy"],
             "dimension": out["dimension"], "data_notes": out["data_notes"]}
+
+
+def step_schedule_summary(cfg: EdgeConfig, horizons) -> dict:
+    """For each horizon T: the step size and clip bound (None: no clipping) at iteration T, the sum of step sizes up to T
+    and (MAPA) the stage index. Deterministic (no data pass beyond f(x_1), which MAPA's Eq. 15 needs)."""
+    horizons = sorted(int(h) for h in horizons)
+    ds, model = load_task(cfg)
+    f_gap = model.loss(model.init(np.random.default_rng(cfg.seed)), ds.x_train, ds.y_train)
+    steps = _StepSize(cfg, model.n_params, f_gap)
+    out, total = {}, 0.0
+    for t in range(1, horizons[-1] + 1):
+        gamma, clip = steps(t)
+        total += gamma
+        if t in horizons:
+            out[t] = {"gamma": gamma, "clip": clip if math.isfinite(clip) else None, "sum_gamma": total,
+                      **({"stage": len(steps.stages) - 1} if cfg.algorithm == "mapa" else {})}
+    return out

@@ -8,6 +8,7 @@ nothing here evaluates a t distribution by hand.
 * :func:`tost`: two one-sided Welch tests (Schuirmann's TOST) that ``|mean(a) - mean(b)| < margin``.
   "No difference" is claimed only when TOST rejects both one-sided nulls at the level; "not
   significant" is never evidence of equality.
+* :func:`mann_whitney`: a rank test that ``a`` tends to exceed ``b`` (for censored counts entered at a budget).
 * :func:`bootstrap_ci`: percentile bootstrap CI of ``mean(a) - mean(b)`` at level ``1 - alpha``, with a
   fixed generator seed so the record is reproducible.
 * :func:`effect_status`, :func:`non_inferiority_status`, :func:`equivalence_status`: map a claim
@@ -118,6 +119,17 @@ def tost(a, b, *, margin: float, seeds=(), alpha: float = SIGNIFICANCE_LEVEL) ->
     t, p, note = max(lo, hi, key=lambda r: r[1])
     return Comparison("tost-welch", f"|diff| < {margin:g}", t, p, float(a.mean() - b.mean()), (len(a), len(b)),
                       tuple(seeds), alpha, margin=float(margin), note=note or lo[2] or hi[2])
+
+
+def mann_whitney(a, b, *, alternative: str = "greater", seeds=(), alpha: float = SIGNIFICANCE_LEVEL) -> Comparison:
+    """Mann-Whitney U test (``scipy.stats.mannwhitneyu``) that ``a`` is stochastically greater (``alternative``)
+    than ``b``. Rank-based: a censored value entered at the budget only needs the right order, not its size."""
+    if alternative not in ("two-sided", "greater", "less"):
+        raise InvalidParameter(f"alternative must be two-sided, greater or less, got {alternative!r}")
+    a, b = _arms(a, b)
+    res = sps.mannwhitneyu(a, b, alternative=alternative)
+    return Comparison("mann-whitney-u", alternative, float(res.statistic), float(res.pvalue), float(a.mean() - b.mean()),
+                      (len(a), len(b)), tuple(seeds), alpha)
 
 
 def bootstrap_ci(a, b, *, seeds=(), alpha: float = SIGNIFICANCE_LEVEL,

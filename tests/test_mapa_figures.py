@@ -5,6 +5,7 @@ import json
 import pytest
 
 from figures import common
+from repro import provenance
 
 
 def _run(name, tmp_path):
@@ -13,7 +14,8 @@ def _run(name, tmp_path):
     assert (tmp_path / f"{name}.png").stat().st_size > 1000 and rows
     assert meta["setting"].startswith("quick") and all(meta[k].strip() for k in ("paper", "changes", "stated", "ours"))
     prov = json.loads((tmp_path / f"{name}.provenance.json").read_text())
-    assert prov["data"] and prov["seeds"] is not None
+    assert prov["data"] and prov["config"]["seeds"] is not None
+    assert provenance.check_fresh(tmp_path / f"{name}.csv")[0]
     return meta, rows
 
 

@@ -106,3 +106,10 @@ def test_interval_status_and_one_sample():
     assert S.one_sample([3.0, 3.0], value=2.0, alternative="greater").p_value == 0.0
     with pytest.raises(InvalidParameter):
         S.one_sample([1.0], value=0.0, alternative="greater")
+
+
+def test_mann_whitney_is_scipys_one_sided_rank_test():
+    a, b = [9.0, 7.0, 8.0, 6.0], [1.0, 3.0, 2.0, 4.0]
+    c = S.mann_whitney(a, b)
+    assert c.p_value == sps.mannwhitneyu(a, b, alternative="greater").pvalue and c.significant
+    assert not S.mann_whitney(b, a).significant

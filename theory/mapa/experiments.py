@@ -1,16 +1,20 @@
 """The stated outcomes of seed 003's Figs. 4-7 as ledger claims, decided from our reproductions.
 
 Numbers come from ``figures/out/fig_003_<n>.csv`` written by ``make fig-003-<n>`` at the full setting
-(a quick or missing CSV leaves the claim ``open``: run the target). Rule (``repro.edge_stats``): Welch
+(a quick or missing CSV leaves the claim ``open``: run the target). Rule (``repro.stats``): Welch
 one-sided at 0.05 over seeds for accuracies and gradient norms, TOST for "about the same", one-sided
 Mann-Whitney for censored iteration counts. Data: MNIST-5k is real MNIST (a 5,000-image subset);
 the 8x8 digits stand in for USPS and the MLP for the CNN. A claim is ``refuted`` only by a significant
-opposite effect on real MNIST with the paper's own model (LR or SVM); anything else that fails to
+opposite effect on real MNIST with the paper's own model (LR or SVM) AND a stated, computed argument why
+our smaller setting decides it (``evidence["why_small_setting_decides"]``); an opposite effect measured
+before the paper's iteration count (Fig. 6: LR 15,000, SVM 10,000 iterations, L503; ours fewer) is
+``not-reproduced`` with ``evidence["why_small_setting_does_not_decide"]``. Anything else that fails to
 show the stated effect is ``not-reproduced`` with the numbers in the evidence. Each claim says which
 noise mode (paper-literal = the paper's analysis, NOT DP; K-norm = epsilon-DP) and which AUDP it is about.
 """
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -18,8 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from repro.caption_csv import read_csv
-from repro.edge_stats import mann_whitney_greater, tost, welch
+from repro.provenance import require_fresh
+from repro.edge_fl import EdgeConfig, step_schedule_summary
+from repro import stats
 from theory.ledger import Verdict, claim
+from theory.mapa.paper_values import FIG6, FIG7
 
 OUT = Path(__file__).resolve().parents[2] / "figures" / "out"
 REAL_PANELS = ("lr/mnist-5k", "svm/mnist-5k")
@@ -33,6 +40,7 @@ def _rows(name: str):
     path = OUT / f"{name}.csv"
     if not path.exists():
         return None
+    require_fresh(path)  # a stale CSV (code, config, data or contents changed) fails loudly, never passes for fresh
     meta, rows = read_csv(path)
     return rows if meta.get("setting") == "full" else None
 
@@ -47,6 +55,25 @@ def _by(rows, *keys, value="final_accuracy") -> dict:
     for r in rows:
         out[tuple(r[k] for k in keys)].append(float(r[value]))
     return out
+
+
+def welch(a, b) -> dict:
+    """One-sided Welch tests both ways (``repro.stats.effect_status``): decision greater, less or inconclusive."""
+    status, (up, down) = stats.effect_status(a, b)
+    return {"diff": up.diff, "p_greater": up.p_value, "p_less": down.p_value, "n_a": up.n[0], "n_b": up.n[1],
+            "decision": {"holds": "greater", "refuted": "less", "open": "inconclusive"}[status]}
+
+
+def tost(a, b, margin: float) -> dict:
+    """TOST equivalence at ``margin`` (``repro.stats.tost``)."""
+    c = stats.tost(a, b, margin=margin)
+    return {"diff": c.diff, "margin": c.margin, "p": c.p_value, "equivalent": c.significant}
+
+
+def mann_whitney_greater(a, b) -> dict:
+    """One-sided Mann-Whitney U that ``a`` tends to exceed ``b`` (``repro.stats.mann_whitney``)."""
+    c = stats.mann_whitney(a, b, alternative="greater")
+    return {"p": c.p_value, "greater": c.significant}
 
 
 def _decide(comparisons: list) -> tuple[str, str]:
@@ -68,6 +95,63 @@ def _verdict(comparisons, extra: dict, counter_key: str = "less") -> Verdict:
         cx = {"significant_opposite": [{"panel": p, **c} for p, c in comparisons if c["decision"] == "less" and p in REAL_PANELS]}
     margin = min(c["diff"] for _, c in comparisons) if comparisons else None
     return Verdict(status, "sampled", margin=margin, evidence=ev, counterexample=cx, reason=reason)
+
+
+def _cohens_d(a, b) -> float | None:
+    """Standardised mean difference (pooled standard deviation) of two arms' per-seed values; None if both are constant."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    pooled = math.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
+    return float((a.mean() - b.mean()) / pooled) if pooled > 0 else None
+
+
+def _our_iterations(name: str, panel: str) -> int:
+    """The fewest iterations any arm of ``panel`` ran, from the figure's provenance sidecar."""
+    arms = json.loads((OUT / f"{name}.provenance.json").read_text())["config"]["arms"][panel]
+    its = {int(a["iterations"]) for a in arms.values()}
+    return min(its)
+
+
+def _horizon_facts(noise: str, eps_labels, other: dict, ours: int, paper: int) -> dict:
+    """Step-size schedules of MAPA and the compared arm on LR/MNIST-5k at our horizon and at the paper's."""
+    facts = {}
+    for e in eps_labels:
+        base = {"dataset": "mnist-5k", "model": "lr", "epsilon": float(e)}
+        cfgs = {"MAPA": EdgeConfig(algorithm="mapa", noise=noise, **base), **{k: EdgeConfig(**base, **v) for k, v in other.items()}}
+        facts[f"eps {e}"] = {k: {str(t): v for t, v in step_schedule_summary(c, (ours, paper)).items()} for k, c in cfgs.items()}
+    return facts
+
+
+def _short_horizon(v: Verdict, name: str, noise: str, other: dict, eps_labels) -> Verdict:
+    """A refutation on real MNIST-5k measured before the paper's iteration count (LR 15,000, SVM 10,000,
+    L503) is demoted to ``not-reproduced``: the gap at our horizon does not fix its sign at the paper's."""
+    if v.status != "refuted":
+        return v
+    panels = sorted({c["panel"] for c in v.counterexample["significant_opposite"]})
+    paper = {p: int(FIG6[f"iterations_{p.split('/')[0]}"].text.replace(",", "")) for p in panels}
+    ours = {p: _our_iterations(name, p) for p in panels}
+    if all(ours[p] >= paper[p] for p in panels):
+        return v
+    acc = _by(_rows(name), "panel", "label")
+    csgd = float(np.mean(acc[("lr/mnist-5k", "CSGD")]))
+    room = {}
+    for e in eps_labels:
+        mapa = float(np.mean(acc[("lr/mnist-5k", f"MAPA | {noise} | eps {e}")]))
+        room[f"MAPA | {noise} | eps {e}"] = {"mapa_mean": mapa, "csgd_mean": csgd, "mapa_below_csgd": mapa < csgd}
+    ev = {**v.evidence, "observed_opposite_at_our_horizon": v.counterexample,
+          "why_small_setting_does_not_decide": {
+              "our_iterations": ours, "paper_iterations": paper,
+              "step_schedules_lr_mnist_5k": _horizon_facts(noise, eps_labels, other, _our_iterations(name, "lr/mnist-5k"),
+                                                           int(FIG6["iterations_lr"].text.replace(",", ""))),
+              "lr_mnist_5k_mapa_vs_non_private_csgd_at_our_horizon": room,
+              "argument": ("data size, K = 5, b = 12, theta, the eps grid and the cyclic delay are the paper's or do not "
+                           "enter the step sizes and noise; the iteration count does: MAPA's stage schedule (Eqs. 15-16) "
+                           "puts it in another stage with another step size at the paper's horizon (step_schedules), and "
+                           "MAPA's accuracy at ours is compared with non-private CSGD's (room left to improve), so the "
+                           "measured gap is not shown to keep its sign at the paper's horizon; our runs do not reach it")}}
+    return Verdict("not-reproduced", v.evidence_kind, margin=v.margin, evidence=ev, counterexample=None,
+                   reason=(f"significantly opposite on real MNIST-5k at {min(ours.values())} iterations, but the paper "
+                           f"runs {paper} iterations: the small horizon does not decide the sign "
+                           "(evidence: why_small_setting_does_not_decide)"))
 
 
 # --- Fig. 6 -----------------------------------------------------------------------------------------
@@ -92,7 +176,7 @@ def _fig6_comparisons(noise: str, against: str):
                 best = max(audps, key=lambda c: np.mean(audps[c]))
                 tuned[(p, e_lab)] = best
                 ref = audps[best]
-            out.append((p, {**welch(mapa, ref), "epsilon": e_lab}))
+            out.append((p, {**welch(mapa, ref), "epsilon": e_lab, "cohens_d": _cohens_d(mapa, ref)}))
     return out, tuned
 
 
@@ -105,17 +189,19 @@ def _fig6_claim(noise: str, against: str) -> Verdict:
              "audp": "clip 3 (the paper's Fig. 5 middle bound)" if against == "paper" else "best of clips 0.2/1/3/15 per panel and eps (oracle-tuned, tuning not accounted)"}
     if tuned:
         extra["tuned_clips"] = {f"{p} eps {e}": c for (p, e), c in tuned.items()}
-    return _verdict(comps, extra)
+    return _short_horizon(_verdict(comps, extra), "fig_003_6", noise,
+                          {"AUDP clip 3": {"algorithm": "audp", "noise": noise, "clip": 3.0}},
+                          sorted({c["epsilon"] for p, c in comps if p == "lr/mnist-5k"}, key=float))
 
 
 for _noise in ("paper-literal", "k-norm"):
     claim(id=f"003.fig-6.mapa-beats-audp.{_noise}", seed="003", lines="L505-L507",
           statement=f"MAPA's accuracy exceeds AUDP's (clip 3) at every per-iteration eps in 0.1-0.5 ({_noise} noise).",
-          recorded={"paper-literal": "refuted", "k-norm": "not-reproduced"}[_noise])(
+          recorded="not-reproduced")(
         (lambda n: lambda: _fig6_claim(n, "paper"))(_noise))
     claim(id=f"003.fig-6.mapa-beats-tuned-audp.{_noise}", seed="003", lines="L505-L507",
           statement=f"MAPA's accuracy exceeds a tuned AUDP's at every per-iteration eps in 0.1-0.5 ({_noise} noise).",
-          recorded={"paper-literal": "refuted", "k-norm": "not-reproduced"}[_noise])(
+          recorded="not-reproduced")(
         (lambda n: lambda: _fig6_claim(n, "tuned"))(_noise))
 
 
@@ -161,7 +247,7 @@ def headline_improvements() -> Verdict:
 
 @claim(id="003.fig-6.mapa-vs-asgd", seed="003", lines="L509",
        statement="For LR, MAPA's accuracy is even higher than non-private ASGD's.",
-       recorded="refuted")
+       recorded="not-reproduced")
 def mapa_vs_asgd() -> Verdict:
     rows = _rows("fig_003_6")
     if rows is None:
@@ -170,8 +256,10 @@ def mapa_vs_asgd() -> Verdict:
     comps = []
     for p in ("lr/mnist-5k", "lr/digits"):
         for noise in ("paper-literal", "k-norm"):
-            comps.append((p, {**welch(acc[(p, f"MAPA | {noise} | eps 0.5")], acc[(p, "ASGD")]), "noise_mode": noise}))
-    return _verdict(comps, {"comparison": "MAPA at eps 0.5 vs ASGD (no DP)"})
+            mapa, asgd = acc[(p, f"MAPA | {noise} | eps 0.5")], acc[(p, "ASGD")]
+            comps.append((p, {**welch(mapa, asgd), "noise_mode": noise, "cohens_d": _cohens_d(mapa, asgd)}))
+    return _short_horizon(_verdict(comps, {"comparison": "MAPA at eps 0.5 vs ASGD (no DP)"}), "fig_003_6", "paper-literal",
+                          {"ASGD": {"algorithm": "asgd", "noise": "none"}}, ["0.5"])
 
 
 # --- Fig. 5 -----------------------------------------------------------------------------------------
@@ -251,7 +339,32 @@ def iterations_grow() -> Verdict:
                    reason="" if ok else "growth with K not significant for every arm (censored runs tie at the budget)")
 
 
-@claim(id="003.fig-7.mapa-faster-than-audp", seed="003", lines="L544",
+def recheck_mapa_faster(cx: dict) -> float:
+    """The counterexample's margin from the CSV rows directly: for each (panel, noise, K) it names, the
+    hypotheses (the caption's threshold, every AUDP run observed) and the log10 AUDP/MAPA median ratio of
+    iterations to the threshold, censored MAPA runs at the budget (a lower bound, favouring MAPA)."""
+    from scipy import stats
+
+    from theory.ledger import HypothesisFails
+
+    rows = _rows("fig_003_7")
+    margins = []
+    for t in cx["audp_significantly_faster"]:
+        pick = lambda alg: [r for r in rows if r["panel"] == t["panel"] and r["label"] == f"{alg} | {t['noise']} | K {t['K']}"]
+        audp, mapa = pick("AUDP clip 3"), pick("MAPA")
+        if any(r["threshold"] != FIG7["threshold_lr_mnist"].text for r in audp + mapa):
+            raise HypothesisFails(f"threshold differs from the caption's {FIG7['threshold_lr_mnist'].text}")
+        if any(not r["iterations_to_threshold"] for r in audp):
+            raise HypothesisFails("an AUDP run is censored: its count is not observed")
+        a = np.array([float(r["iterations_to_threshold"]) for r in audp])
+        m = np.array([float(r["iterations_to_threshold"] or r["censored_at"]) for r in mapa])
+        if stats.mannwhitneyu(m, a, alternative="greater").pvalue >= 0.05:
+            raise HypothesisFails("AUDP is not significantly faster here")
+        margins.append(math.log10(np.median(a) / np.median(m)))
+    return min(margins)
+
+
+@claim(id="003.fig-7.mapa-faster-than-audp", seed="003", lines="L544", recheck=recheck_mapa_faster,
        statement="MAPA needs fewer iterations than AUDP to reach the loss threshold at K = 10 and 100 (1-2 orders of magnitude).",
        recorded="refuted")
 def mapa_faster() -> Verdict:
@@ -268,17 +381,52 @@ def mapa_faster() -> Verdict:
                 a, m = hits[(p, f"AUDP clip 3 | {noise} | K {k}")], hits[(p, f"MAPA | {noise} | K {k}")]
                 tests.append({"panel": p, "noise": noise, "K": k, "median_ratio_audp_over_mapa": float(np.median(a) / np.median(m)),
                               "mapa_faster": mann_whitney_greater(a, m), "audp_faster": mann_whitney_greater(m, a)})
+    why = None
     if tests and all(t["mapa_faster"]["greater"] for t in tests):
         status, reason, cx = "holds", "", None
     else:
         opposite = [t for t in tests if t["audp_faster"]["greater"] and t["panel"] in REAL_PANELS]
+        why = _fig7_why(opposite) if opposite else None
+        if why is not None and not why["decides"]:
+            opposite = []
         status = "refuted" if opposite else "not-reproduced"
         cx = {"audp_significantly_faster": opposite} if opposite else None
         reason = "" if opposite else "MAPA not significantly faster than AUDP in every panel/mode/K (see tests)"
     return Verdict(status, "sampled", margin=min(math.log10(t["median_ratio_audp_over_mapa"]) for t in tests) if tests else None,
                    evidence={"points": sum(len(v) for v in hits.values()), "tests": tests,
-                             "audp": "clip 3 (the paper's Fig. 5 middle bound)", "unit_of_margin": "log10 of the AUDP/MAPA median ratio"},
+                             "audp": "clip 3 (the paper's Fig. 5 middle bound)", "unit_of_margin": "log10 of the AUDP/MAPA median ratio",
+                             **({"why_small_setting_decides": why} if why is not None else {})},
                    counterexample=cx, reason=reason)
+
+
+def _fig7_why(opposite: list) -> dict:
+    """Why the small setting decides "MAPA faster than AUDP" where AUDP is significantly faster on LR/MNIST-5k:
+    the same threshold (caption) and K, every AUDP run of those comparisons observed (not censored), MAPA's
+    censored runs entered at the budget, a LOWER bound on their count (censoring can only favour MAPA)."""
+    rows = _rows("fig_003_7")
+    cells = {(t["panel"], t["noise"], t["K"]) for t in opposite}
+    runs = defaultdict(list)
+    for r in rows:
+        for p, noise, k in cells:
+            if r["panel"] == p and r["label"] in (f"AUDP clip 3 | {noise} | K {k}", f"MAPA | {noise} | K {k}"):
+                runs[(r["label"].split(" ")[0], p, noise, k)].append(r)
+    audp_censored = sum(1 for (alg, *_), rs in runs.items() if alg == "AUDP" for r in rs if not r["iterations_to_threshold"])
+    mapa_censored = sum(1 for (alg, *_), rs in runs.items() if alg == "MAPA" for r in rs if not r["iterations_to_threshold"])
+    thresholds = {r["threshold"] for rs in runs.values() for r in rs}
+    same_threshold = thresholds == {FIG7["threshold_lr_mnist"].text}
+    paper_ks = {10, 100}  # the two K of the statement (L544), both run here
+    decides = audp_censored == 0 and same_threshold and {k for *_, k in cells} <= paper_ks
+    return {"decides": decides, "threshold_ours": sorted(thresholds), "threshold_paper": FIG7["threshold_lr_mnist"].text,
+            "K_compared": sorted({k for *_, k in cells}), "audp_runs_censored": audp_censored,
+            "mapa_runs_censored_at_budget": mapa_censored,
+            "effect": [{"panel": t["panel"], "noise": t["noise"], "K": t["K"], "median_ratio_audp_over_mapa": t["median_ratio_audp_over_mapa"],
+                        "mann_whitney_p_audp_faster": t["audp_faster"]["p"]} for t in opposite],
+            "argument": ("the statement is about iterations to the caption's loss threshold at K = 10 and 100: both K and the "
+                         "threshold are the paper's, and the hit time is a property of the optimisation path (12 samples per "
+                         "iteration; the step sizes and noise do not involve the data size), so the smaller training set does "
+                         "not enter; every AUDP run is observed, and a censored MAPA run is entered at the budget, below its "
+                         "true count, so censoring can only make MAPA look faster. Residual differences (the paper leaves R, "
+                         "f(x_1) - f* and the LR class pair unstated) are the paper's unknowns, fixed as stated in repro.edge_fl")}
 
 
 # --- Fig. 4 -----------------------------------------------------------------------------------------
