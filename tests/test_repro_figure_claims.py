@@ -119,8 +119,8 @@ def test_full_run_reproduces_the_recorded_verdicts(script, claim_ids, tmp_path, 
         assert v.status == c.recorded, (cid, v.status, v.margin)
 
 
-def test_a_stale_csv_is_an_error_row_of_the_report(tmp_path, monkeypatch):
-    """Issue 16: a stale figure CSV makes its claim an error row, which makes ``make report`` exit 1."""
+def test_a_stale_csv_is_a_stale_row_of_the_report(tmp_path, monkeypatch):
+    """Issue 16: a stale figure CSV makes its claim a ``stale`` problem row, which makes ``make report`` exit 1."""
     from theory import ledger, report
 
     monkeypatch.setattr(F, "OUT", tmp_path)
@@ -129,7 +129,8 @@ def test_a_stale_csv_is_an_error_row_of_the_report(tmp_path, monkeypatch):
     csv = tmp_path / "fig_002_s_sweep.csv"
     csv.write_text(csv.read_text() + "\n")
     entries, _ = report.evaluate([ledger.get("002.fig7.larger-s-better")], fresh=True, backend="serial")
-    assert entries[0]["status"] == report.ERROR and "stale figure data" in entries[0]["reason"]
+    assert entries[0]["status"] == report.STALE, entries[0]
+    assert report.problem_of(entries[0]) == report.STALE  # a problem: make report exits 1
 
 
 def test_the_report_cache_key_follows_the_figure_data(tmp_path, monkeypatch):
