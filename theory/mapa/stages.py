@@ -18,48 +18,16 @@ step smaller by up to that ratio over 2.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import sympy
 
-from numerics.errors import InvalidParameter
+from repro.edge_fl import stage_schedule  # Algorithm 1 lines 6-8, 16-17: the one implementation
 from theory.ledger import Verdict, claim
 from theory.mapa.decide import status
 from theory.mapa.theorem3 import defaults, delta_s0
 
 P_, L_, tau_, D_, Db_, T_, b_, dS_, th_, sig_, eps_ = sympy.symbols(
     "P L tau D Delta_b T b DeltaS theta sigma epsilon", positive=True)
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One MAPA stage: sensitivity, Delta_b, P, step size gamma and length T_s (ceil of Eq. 15)."""
-
-    index: int
-    delta_s: float
-    delta_b: float
-    p: float
-    clamped: bool
-    gamma: float
-    length: int
-
-
-def stage_schedule(*, delta_s0_value: float, sigma: float, b: int, eps0: float, L: float, tau: int, theta: float,
-                   f_gap: float, n_stages: int, noise_factor: float = 2.0) -> list:
-    r"""The first ``n_stages`` stages of Algorithm 1 (lines 6-8, 16-17). ``noise_factor`` multiplies
-    :math:`\Delta S^2/\varepsilon_0^2` in Delta_b (2 as printed, N(N+1) for the true Eq.-6 noise)."""
-    if not (0 < theta < 1 and delta_s0_value > 0 and b >= 1 and eps0 > 0 and L > 0 and tau >= 0 and f_gap >= 0):
-        raise InvalidParameter("stage schedule needs 0<theta<1, Delta S0>0, b>=1, eps0>0, L>0, tau>=0, f_gap>=0")
-    out, ds = [], float(delta_s0_value)
-    for s in range(n_stages):
-        db = sigma ** 2 / b + noise_factor * ds ** 2 / eps0 ** 2
-        raw = 8 * db / ((tau + 1) * b ** 2 * ds ** 2 * theta ** 2)
-        p = max(raw, 1.0)
-        gamma = 1.0 / (2 * p * L * (tau + 1))
-        length = max(1, math.ceil(4 * p ** 2 * L * (tau + 1) ** 2 * f_gap / db))
-        out.append(Stage(s, ds, db, p, raw < 1.0, gamma, length))
-        ds *= theta
-    return out
 
 
 def default_schedule(*, n_stages=12, eps0=None, f_gap=1.0, noise_factor=2.0, tau=5):
