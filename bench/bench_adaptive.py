@@ -12,7 +12,7 @@ import time
 from numerics.adaptive import adaptive_replace_one_delta, adaptive_replace_one_epsilon
 from numerics.pld import epsilon_pld
 from numerics.replace_one_poisson import poisson_replace_one_epsilon
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 
 #: name: (g, sigma, steps, kind, value): kind "eps" bounds epsilon at delta = value, "delta" bounds delta
 #: at epsilon = value. The first row is issue 25's case; the others are its small cases.
@@ -59,7 +59,7 @@ def _poisson_rows() -> str:
     lines = ["| case | phases (q, sigma, T) | before: numerics.pld (remove-then-add upper) | width | "
              "+-1 pair (proven dominating) | width | wall s | CPU s |", "|---|---|---|---|---|---|---|---|"]
     for name, phases in POISSON.items():
-        s = Schedule.from_phases(phases, adjacency="replace-one")
+        s = Schedule.from_phases([Phase(q=q, sigma=s, steps=t) for q, s, t in phases], adjacency="replace-one")
         old = epsilon_pld(s, 1e-5)
         started, cpu = time.perf_counter(), time.process_time()
         new = poisson_replace_one_epsilon(s, 1e-5)

@@ -18,7 +18,7 @@ import time
 import tracemalloc
 
 from numerics.pld import epsilon_pld
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 
 CASES = {  # name: (phases (q, sigma, steps), delta, target relative width)
     "C1": ([(0.01, 1.0, 1000)], 1e-5, 1e-3),
@@ -51,7 +51,7 @@ def _measure(fn):
 
 
 def _ours(phases, delta, target):
-    b = epsilon_pld(Schedule.from_phases(phases), delta, rel_width=target)
+    b = epsilon_pld(Schedule.from_phases([Phase(q=q, sigma=s, steps=t) for q, s, t in phases]), delta, rel_width=target)
     return b.epsilon_lower, b.epsilon_upper
 
 

@@ -157,8 +157,8 @@ def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accu
 
 
 def certify(results: dict, *, enabled: bool) -> dict:
-    """Per arm, the epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``: certified PLD for
-    Poisson, "not accounted" otherwise), from the first seed's schedule (all seeds share it); ``None`` for
+    """Per arm, the certified epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``), from
+    the first seed's schedule (all seeds share it); ``None`` for
     an arm without noise or when not ``enabled`` (quick setting)."""
     from repro import dp
     from numerics.schedule import Schedule
@@ -169,7 +169,7 @@ def certify(results: dict, *, enabled: bool) -> dict:
         if not priv or not enabled:
             out[lab] = None
             continue
-        sched = Schedule.from_phases([(p["q"], p["sigma"], p["steps"]) for p in priv["schedules"][0]["phases"]])
+        sched = Schedule.from_dict(priv["schedules"][0])
         out[lab] = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
     return out
 

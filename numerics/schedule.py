@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, Mapping, Optional, Tuple
 
 from .errors import InvalidParameter, check_q, check_sigma, check_steps
 
@@ -166,8 +166,25 @@ class Schedule:
 
     @classmethod
     def from_phases(cls, phases: Iterable, adjacency: str = "add-remove") -> "Schedule":
-        """Build from ``(q, sigma, steps)`` triples (Poisson Gaussian) or ``Phase`` values."""
-        return cls(tuple(p if isinstance(p, Phase) else Phase(*p) for p in phases), adjacency)
+        """Build from ``Phase`` values or mappings of Phase fields (``{"q": .., "sigma": .., "steps": ..}``,
+        the form :meth:`Phase.to_dict` writes).
+
+        A bare tuple is refused: its order is ambiguous. Opacus's history writes
+        ``(noise_multiplier, sample_rate, steps)``, the reverse of (q, sigma); read with the wrong order,
+        a run would be accounted at the wrong rate (or fail much later). An Opacus history goes to
+        ``numerics.epsilon(history, delta)`` (numerics.adapters).
+        """
+        return cls(tuple(_as_phase(p, i) for i, p in enumerate(phases)), adjacency)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Schedule":
+        """Inverse of :meth:`to_dict`: ``{"adjacency": .., "phases": [Phase.to_dict(), ...]}``."""
+        if not isinstance(data, Mapping) or "phases" not in data:
+            raise InvalidParameter(f"a schedule dict needs a 'phases' list (and optionally 'adjacency'), got {data!r}")
+        unknown = set(data) - {"phases", "adjacency"}
+        if unknown:
+            raise InvalidParameter(f"unknown schedule key {sorted(unknown)[0]!r}; allowed: 'phases', 'adjacency'")
+        return cls.from_phases(data["phases"], data.get("adjacency", "add-remove"))
 
     @classmethod
     def per_round(cls, qs: Iterable[float], sigmas: Iterable[float], adjacency: str = "add-remove") -> "Schedule":
@@ -178,7 +195,7 @@ class Schedule:
                 merged[-1][2] += 1
             else:
                 merged.append([q, s, 1])
-        return cls.from_phases(merged, adjacency)
+        return cls(tuple(Phase(q=q, sigma=s, steps=n) for q, s, n in merged), adjacency)
 
     @property
     def total_steps(self) -> int:
@@ -191,6 +208,30 @@ class Schedule:
 
     def to_dict(self) -> dict:
         return {"adjacency": self.adjacency, "phases": [p.to_dict() for p in self.phases]}
+
+
+#: the fields a phase mapping may name (Phase's dataclass fields)
+PHASE_FIELDS = ("q", "sigma", "steps", "sampling", "noise", "batch_size", "dataset_size", "dimension")
+
+
+def _as_phase(p, index: int) -> Phase:
+    """One phase of :meth:`Schedule.from_phases`: a Phase, or a mapping naming its fields."""
+    if isinstance(p, Phase):
+        return p
+    if isinstance(p, Mapping):
+        unknown = [k for k in p if k not in PHASE_FIELDS]
+        if unknown:
+            raise InvalidParameter(f"phase {index}: unknown field {unknown[0]!r}; allowed: {', '.join(PHASE_FIELDS)}")
+        sampling = p.get("sampling", "poisson")
+        required = ("sigma", "steps") + (("q",) if sampling == "poisson" else ())
+        missing = [k for k in required if k not in p]
+        if missing:
+            raise InvalidParameter(f"phase {index}: missing field {missing[0]!r} (a phase names q, sigma and steps)")
+        fields = {"q": 1.0, **p}  # q is derived from the sizes for the other samplings
+        return Phase(**fields)
+    raise InvalidParameter(f"phase {index} is {p!r}: give Phase(q=.., sigma=.., steps=..) or a dict with keys "
+                           f"q, sigma, steps; a bare tuple is ambiguous (Opacus writes (noise_multiplier, "
+                           f"sample_rate, steps)); for an Opacus history use numerics.epsilon(history, delta)")
 
 
 def require_poisson_gaussian(schedule: Schedule, accountant: str) -> None:

@@ -26,10 +26,7 @@ def _summary(res: dict) -> str:
     cert = res.get("privacy", {}).get("certified")
     if cert:
         line += (f", certified epsilon in [{cert['epsilon_lower']:.6g}, {cert['epsilon_upper']:.6g}] "
-                 f"at delta {cert['delta']:.3g} ({cert['method']})")
-    eps = res.get("privacy", {}).get("epsilon")
-    if eps and not eps["accounted"]:
-        line += f", epsilon not accounted: {eps['reason']}"
+                 f"at delta {cert['delta']:.3g} ({res['privacy']['sampling']} sampling, {cert['method']})")
     return line
 
 

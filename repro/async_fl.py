@@ -158,16 +158,14 @@ def _simulate(cfg: RunConfig, progress: bool | None) -> dict:
 
 
 def _privacy(clients, cfg: RunConfig) -> dict:
-    """Each client's schedule and the epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``):
-    for Poisson, ``certified`` is the worst client's certified bracket; otherwise ``epsilon`` says why none."""
+    """Each client's schedule (of the sampling it used) and, with a delta, ``certified``: the worst
+    client's certified bracket (``repro.dp.epsilon_for_sampling``)."""
     scheds = [c.privacy.schedule() for c in clients]
-    out = {"sampling": cfg.sampling, "accounting_matches_sampling": clients[0].privacy.accounting_matches_sampling,
-           "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
+    out = {"sampling": cfg.sampling, "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
     if cfg.dp_delta is not None and cfg.certify:
         unique = {s: dp.epsilon_for_sampling(s, cfg.dp_delta, cfg.sampling) for s in set(scheds)}
-        if cfg.sampling == "poisson":
-            out["certified"] = max(unique.values(), key=lambda b: b["epsilon_upper"])
-        out["epsilon"] = out.get("certified") or next(iter(unique.values()))
+        out["certified"] = max(unique.values(), key=lambda b: b["epsilon_upper"])
+        out["epsilon"] = out["certified"]
     return out
 
 

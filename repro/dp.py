@@ -8,18 +8,15 @@ Sampling. The privacy analyses of both papers assume Poisson sampling: each reco
 independently with probability :math:`q_i = s_i/N` (002 footnote 14, L578; footnote 5, L182). The
 algorithms as written sample differently: 002 "uniformly samples a random set" of ``s_i`` records
 (fixed size, without replacement, L79) and 000 draws each sample uniformly with replacement
-(Algorithm 2.1 line 15, L94). :func:`sample_indices` offers all three; only ``poisson`` matches the
-schedule we certify, and :class:`PrivacyRecord` says so (``accounting_matches_sampling``).
+(Algorithm 2.1 line 15, L94). :func:`sample_indices` offers all three, and :class:`PrivacyRecord`
+records the schedule of the scheme the run really used.
 
-Privacy. Every run records its schedule: round ``i`` is one Poisson-subsampled Gaussian step with
-``q_i = s_i/N`` and noise multiplier :math:`\sigma` (sensitivity ``C``, noise std ``C sigma``), under
-add/remove adjacency (002 L54). The certified epsilon comes from ``numerics.certified.certified_epsilon``
-(lower and upper bound); we never compute privacy ourselves.
-
-Every run reports the epsilon of the sampling it actually performed (:func:`epsilon_for_sampling`):
-a Poisson run gets the certified PLD bracket; a fixed-size or with-replacement run is reported as
-"not accounted", with the reason, until numerics has a certified accountant for that scheme. A
-Poisson number is never printed for a batch that was not Poisson-sampled.
+Privacy. Every run records its schedule (round ``i``: batch size ``s_i`` of ``N`` records, noise
+multiplier :math:`\sigma`, sensitivity ``C``, noise std ``C sigma``, add/remove adjacency, 002 L54) and
+reports the epsilon of the sampling it actually performed (:func:`epsilon_for_sampling`): a certified
+two-sided bracket from ``numerics.certified.certified_epsilon``, which accounts Poisson rounds with the
+PLD accountant and fixed-size or with-replacement rounds with the dominating pairs of
+``numerics.dominating`` (never as Poisson). We never compute privacy ourselves.
 """
 from __future__ import annotations
 
@@ -29,7 +26,7 @@ import numpy as np
 
 from numerics.certified import certified_epsilon
 from numerics.errors import InvalidParameter, check_sigma
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 
 SAMPLINGS = ("poisson", "fixed", "with-replacement")
 
@@ -66,54 +63,62 @@ def gaussian_noise(rng: np.random.Generator, dim: int, *, clip: float, sigma: fl
     return rng.normal(0.0, clip * check_sigma(sigma), dim)
 
 
+#: repro's sampling names -> numerics.schedule's
+NUMERICS_SAMPLING = {"poisson": "poisson", "fixed": "fixed-size", "with-replacement": "with-replacement"}
+
+
 @dataclass
 class PrivacyRecord:
-    """One client's privacy trace: the sampling rate and noise multiplier of every noisy round."""
+    """One client's privacy trace: the batch size and noise multiplier of every noisy round."""
 
     n_records: int
     sampling: str
-    qs: list = field(default_factory=list)
+    sizes: list = field(default_factory=list)
     sigmas: list = field(default_factory=list)
 
     def add_round(self, size: int, sigma: float) -> None:
         if size > 0:  # an empty round releases nothing that depends on the data
-            self.qs.append(size / self.n_records)
+            self.sizes.append(int(size))
             self.sigmas.append(float(sigma))
 
-    @property
-    def accounting_matches_sampling(self) -> bool:
-        return self.sampling == "poisson"
-
     def schedule(self) -> Schedule:
-        return Schedule.per_round(self.qs, self.sigmas)
+        """The mechanism as run: consecutive rounds with equal (size, sigma) merged into one phase of the
+        run's own sampling (add/remove adjacency, 000/002's relation)."""
+        merged: list = []
+        for size, sigma in zip(self.sizes, self.sigmas, strict=True):
+            if merged and merged[-1][:2] == [size, sigma]:
+                merged[-1][2] += 1
+            else:
+                merged.append([size, sigma, 1])
+        return Schedule(tuple(self._phase(b, s, t) for b, s, t in merged))
 
-
-#: why a sampling scheme has no certified epsilon yet (numerics certifies Poisson subsampling only)
-NOT_ACCOUNTED = {
-    "fixed": "fixed-size sampling without replacement: numerics has no certified accountant for it yet, and "
-             "the Poisson epsilon does not bound it",
-    "with-replacement": "sampling with replacement (000 Algorithm 2.1 line 15): numerics has no certified "
-                        "accountant for it yet, and the Poisson epsilon does not bound it",
-}
+    def _phase(self, size: int, sigma: float, steps: int) -> Phase:
+        if self.sampling == "poisson":
+            return Phase(q=size / self.n_records, sigma=sigma, steps=steps)
+        maker = Phase.fixed_size if self.sampling == "fixed" else Phase.with_replacement
+        return maker(batch_size=size, dataset_size=self.n_records, sigma=sigma, steps=steps)
 
 
 def epsilon_for_sampling(schedule: Schedule, delta: float, sampling: str) -> dict:
-    """The epsilon of ``schedule`` under the sampling the run really used.
+    """The certified epsilon of ``schedule`` (whose phases carry the sampling the run used).
 
-    ``poisson``: ``{"accounted": True, "sampling": "poisson", epsilon_lower, epsilon_upper, ...}`` from
-    :func:`numerics.certified.certified_epsilon`. Otherwise ``{"accounted": False, "sampling": ..., "reason": ...}``.
+    ``{"accounted": True, "sampling": ..., epsilon_lower, epsilon_upper, delta, method, certified}``
+    from :func:`numerics.certified.certified_epsilon`: the PLD accountant for Poisson, numerics'
+    dispatch table (dominating pairs of numerics.dominating) for fixed-size and with-replacement
+    batches. ``sampling`` must name the scheme the schedule's phases describe; a mismatch is refused,
+    so a Poisson number is never reported for a batch that was not Poisson-sampled.
     """
     if sampling not in SAMPLINGS:
         raise InvalidParameter(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
-    if sampling == "poisson":
-        return {"accounted": True, "sampling": sampling, **certified_epsilon(schedule, delta)}
-    return {"accounted": False, "sampling": sampling, "reason": NOT_ACCOUNTED[sampling]}
+    phases = {p.sampling for p in schedule.phases}
+    if phases != {NUMERICS_SAMPLING[sampling]}:
+        raise InvalidParameter(f"the run used {sampling!r} sampling but its schedule describes {sorted(phases)}")
+    return {"accounted": True, "sampling": sampling, **certified_epsilon(schedule, delta)}
 
 
 def describe_epsilon(eps: dict | None) -> str:
     """One caption phrase for an arm's epsilon record (``None``: the arm adds no noise)."""
     if eps is None:
         return "no DP noise"
-    if not eps["accounted"]:
-        return f"epsilon not accounted ({eps['sampling']} sampling)"
-    return f"epsilon <= {eps['epsilon_upper']:.4g} at delta {eps['delta']:.3g} (Poisson, certified PLD)"
+    return (f"epsilon <= {eps['epsilon_upper']:.4g} at delta {eps['delta']:.3g} "
+            f"({eps['sampling']} sampling, certified {eps['method']})")

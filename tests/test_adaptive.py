@@ -275,8 +275,8 @@ def test_poisson_profile_is_nonincreasing_in_the_correlation_sampled():
 def test_poisson_readme_example_is_certified_narrow_and_inside_the_old_bracket():
     from numerics import pld
     from numerics.replace_one_poisson import poisson_replace_one_epsilon
-    from numerics.schedule import Schedule
-    s = Schedule.from_phases([(0.01, 2, 500), (0.02, 1, 500)], adjacency="replace-one")
+    from numerics.schedule import Phase, Schedule
+    s = Schedule.from_phases([Phase(q=0.01, sigma=2, steps=500), Phase(q=0.02, sigma=1, steps=500)], adjacency="replace-one")
     new = poisson_replace_one_epsilon(s, 1e-5)
     old = pld.epsilon_pld(s, 1e-5)
     assert new.relative_width <= 1e-3

@@ -126,7 +126,7 @@ def test_theorem31_delta_is_certified_by_the_accountant(s, s2, t, sigma, eps):
     """Theorem 3.1 (L180-190) by hypothesis: wherever all its hypotheses hold, the certified PLD epsilon at the
     theorem's delta is at most epsilon (two-phase schedules, N_c = 10^4, r0 = 0.36 < 1/e)."""
     from numerics.pld import epsilon_pld
-    from numerics.schedule import Schedule
+    from numerics.schedule import Phase, Schedule
 
     n_c, r0 = 10000, 0.36
     th = pv.theorem31([s] * t + [s2] * t, n_c, sigma=sigma, epsilon=eps, r0=r0)
@@ -136,5 +136,5 @@ def test_theorem31_delta_is_certified_by_the_accountant(s, s2, t, sigma, eps):
     delta = float(th["delta"])
     if not 1e-15 <= delta < 1:
         return
-    sched = Schedule.from_phases([(s / n_c, sigma, t), (s2 / n_c, sigma, t)])
+    sched = Schedule.from_phases([Phase(q=s / n_c, sigma=sigma, steps=t), Phase(q=s2 / n_c, sigma=sigma, steps=t)])
     assert epsilon_pld(sched, delta, rel_width=0.02).epsilon_upper <= eps

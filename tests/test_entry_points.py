@@ -52,3 +52,13 @@ def test_make_help_lists_the_targets():
     assert res.returncode == 0, res.stderr
     for target in ("report", "test", "test-all", "figures", "bench", "notebooks"):
         assert f"make {target}" in res.stdout
+
+
+def test_schedule_from_phases_refuses_a_bare_triple_in_a_user_script(tmp_path):
+    # Opacus writes (noise_multiplier, sample_rate, steps): a bare triple is refused, in one line
+    script = ("import sys\nfrom numerics.errors import InvalidParameter\nfrom numerics.schedule import Schedule\n"
+              "try:\n    Schedule.from_phases([(1.1, 0.01, 1000)])\n"
+              "except InvalidParameter as e:\n    print(e); sys.exit(2)\n")
+    res = _run("-c", script)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "ambiguous" in res.stdout and "noise_multiplier, sample_rate, steps" in res.stdout

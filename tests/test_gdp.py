@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numerics.errors import InvalidParameter
 from numerics.gdp import (delta_gdp, delta_gdp_clt, epsilon_gdp, epsilon_gdp_clt, mu_clt_poisson,
                           mu_clt_schedule, mu_clt_uniform, tradeoff_gdp)
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 from tests.strategies import deltas, small_schedules
 
 #: relative accuracy of delta_gdp in double precision, measured against 60-digit mpmath over the grid
@@ -77,13 +77,13 @@ def test_tradeoff_and_delta_are_the_same_curve(mu, eps):
 def test_mu_clt_poisson_and_composition():
     mu = mu_clt_poisson(0.01, 1.0, 1000)
     assert mu == pytest.approx(0.01 * math.sqrt(1000 * (math.e - 1)), rel=1e-15)
-    two = Schedule.from_phases([(0.01, 2.0, 500), (0.02, 1.0, 500)])
+    two = Schedule.from_phases([Phase(q=0.01, sigma=2.0, steps=500), Phase(q=0.02, sigma=1.0, steps=500)])
     expected = math.hypot(mu_clt_poisson(0.01, 2.0, 500), mu_clt_poisson(0.02, 1.0, 500))
     assert mu_clt_schedule(two) == pytest.approx(expected, rel=1e-15)
     # splitting a phase does not change mu (mu^2 adds over steps)
-    split = Schedule.from_phases([(0.01, 2.0, 200), (0.01, 2.0, 300), (0.02, 1.0, 500)])
+    split = Schedule.from_phases([Phase(q=0.01, sigma=2.0, steps=200), Phase(q=0.01, sigma=2.0, steps=300), Phase(q=0.02, sigma=1.0, steps=500)])
     assert mu_clt_schedule(split) == pytest.approx(mu_clt_schedule(two), rel=1e-14)
-    replace = Schedule.from_phases([(0.01, 2.0, 500), (0.02, 1.0, 500)], adjacency="replace-one")
+    replace = Schedule.from_phases([Phase(q=0.01, sigma=2.0, steps=500), Phase(q=0.02, sigma=1.0, steps=500)], adjacency="replace-one")
     assert mu_clt_schedule(replace) == 2 * mu_clt_schedule(two)
 
 

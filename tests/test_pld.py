@@ -89,7 +89,7 @@ def test_pld_upper_below_rdp_bound(q, sigma, steps, delta):
 
 
 def test_two_phase_case_meets_target_and_reports_details():
-    s = Schedule.from_phases([(0.01, 2.0, 500), (0.02, 1.0, 500)])
+    s = Schedule.from_phases([Phase(q=0.01, sigma=2.0, steps=500), Phase(q=0.02, sigma=1.0, steps=500)])
     b = pld.epsilon_pld(s, 1e-5)
     assert 0 < b.epsilon_lower <= b.epsilon_upper and b.relative_width <= 1e-3
     assert b.certified and b.method == "pld" and b.adjacency == "add-remove"

@@ -7,7 +7,7 @@ upper) with its own stated error eps_error: our upper must be >= its lower, our 
 import pytest
 
 from numerics import pld
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 
 pytestmark = pytest.mark.peers
 
@@ -45,7 +45,7 @@ def prv_bounds(phases, delta):
 
 @pytest.mark.parametrize("phases,delta", CASES)
 def test_our_bounds_consistent_with_dp_accounting(phases, delta):
-    ours = pld.epsilon_pld(Schedule.from_phases(phases), delta)
+    ours = pld.epsilon_pld(Schedule.from_phases([Phase(q=q, sigma=s, steps=t) for q, s, t in phases]), delta)
     pessimistic, optimistic = dp_accounting_bounds(phases, delta)
     assert ours.epsilon_lower <= pessimistic
     assert optimistic <= ours.epsilon_upper
@@ -53,7 +53,7 @@ def test_our_bounds_consistent_with_dp_accounting(phases, delta):
 
 @pytest.mark.parametrize("phases,delta", CASES[:3])
 def test_our_bounds_consistent_with_prv_accountant(phases, delta):
-    ours = pld.epsilon_pld(Schedule.from_phases(phases), delta)
+    ours = pld.epsilon_pld(Schedule.from_phases([Phase(q=q, sigma=s, steps=t) for q, s, t in phases]), delta)
     low, up = prv_bounds(phases, delta)
     assert ours.epsilon_upper >= low
     assert ours.epsilon_lower <= up

@@ -121,8 +121,8 @@ def test_rdp_epsilon_composes_and_rounds_up():
     orders = [1.5, 2, 8, 256]
     one = Schedule.constant(q=0.01, sigma=1.5, steps=1)
     many = Schedule.constant(q=0.01, sigma=1.5, steps=1000)
-    two_phase = Schedule.from_phases([(0.01, 1.5, 400), (0.02, 1.0, 600)])
-    swapped = Schedule.from_phases([(0.02, 1.0, 600), (0.01, 1.5, 400)])
+    two_phase = Schedule.from_phases([Phase(q=0.01, sigma=1.5, steps=400), Phase(q=0.02, sigma=1.0, steps=600)])
+    swapped = Schedule.from_phases([Phase(q=0.02, sigma=1.0, steps=600), Phase(q=0.01, sigma=1.5, steps=400)])
     np.testing.assert_allclose(rdp_epsilon(many, orders), 1000 * rdp_epsilon(one, orders), rtol=1e-13)
     assert np.array_equal(rdp_epsilon(two_phase, orders), rdp_epsilon(swapped, orders))
     for order, value in zip(orders, rdp_epsilon(two_phase, orders)):

@@ -136,9 +136,10 @@ def test_privacy_schedule_is_recorded_per_round():
     n_c = 1000 - 200  # 80 % train split
     assert sched["phases"] == [{"q": 10 / (n_c / 5), "sigma": 3.0, "steps": 20, "sampling": "poisson",
                                 "noise": "gaussian"}]
-    assert res["privacy"]["accounting_matches_sampling"] is True
     fixed = simulate(RunConfig(**TINY, dp_sigma=3.0, sampling="fixed"))
-    assert fixed["privacy"]["accounting_matches_sampling"] is False
+    assert fixed["privacy"]["schedules"][0]["phases"] == [{"q": 10 / (n_c / 5), "sigma": 3.0, "steps": 20,
+                                                         "sampling": "fixed-size", "noise": "gaussian",
+                                                         "batch_size": 10, "dataset_size": n_c // 5}]
 
 
 def test_certified_epsilon_comes_from_numerics_pld():

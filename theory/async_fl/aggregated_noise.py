@@ -22,7 +22,7 @@ import numpy as np
 from numerics.calibrate import calibrate_sigma
 from numerics.errors import InvalidParameter, check_delta, check_epsilon
 from numerics.pld import epsilon_pld
-from numerics.schedule import Schedule
+from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
 from theory.async_fl.paper_values import EXAMPLES
 from theory.ledger import Verdict, claim
@@ -62,7 +62,7 @@ def quantized_schedule(qs, sigma: float, levels: int, direction: str) -> Schedul
     idx = np.searchsorted(grid, qs, side="left" if direction == "up" else "right")
     idx = np.clip(idx if direction == "up" else idx - 1, 0, len(grid) - 1)
     counts = np.bincount(idx, minlength=len(grid))
-    return Schedule.from_phases([(float(grid[j]), sigma, int(c)) for j, c in enumerate(counts) if c])
+    return Schedule.from_phases([Phase(q=float(grid[j]), sigma=sigma, steps=int(c)) for j, c in enumerate(counts) if c])
 
 
 def sigma_min(qs, *, delta: float, epsilon: float, levels: int, rtol: float, rel_width: float) -> dict:

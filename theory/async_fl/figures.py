@@ -125,7 +125,8 @@ def fig1b_dp():
     paper = settings["paper_setting_alg_2.1_as_printed_sigma_8"]
     ev = {"source": source, "data": data_note(rec), "final_accuracy": summ, "points": n, **settings,
           "certified_epsilon_upper_at_delta_5.5e-8": _certified_eps("fig_000_1b"),
-          "epsilon_of_alg_2.1_arms": "not accounted (with-replacement sampling; numerics certifies Poisson only)"}
+          "epsilon_of_alg_2.1_arms": "in certified_epsilon_upper_at_delta_5.5e-8: accounted as drawn, with replacement "
+                                     "(numerics.dominating), never as Poisson"}
     status = worst(v["status"] for v in paper.values())
     margin = min(v["diff"] for v in paper.values())
     return figure_verdict(status, margin, ev, rec=rec, counterexample={"setting": source, "sigma": 8},

@@ -445,14 +445,14 @@ THM31_CASES = (
 def thm31_accountant_point(n_c, blocks, sigma, epsilon, r0) -> dict:
     """Theorem 3.1's delta for the block schedule and the certified PLD epsilon at that delta."""
     from numerics.pld import epsilon_pld
-    from numerics.schedule import Schedule
+    from numerics.schedule import Phase, Schedule
 
     sizes = [s for s, reps in blocks for _ in range(reps)]
     t = theorem31(sizes, n_c, sigma=sigma, epsilon=epsilon, r0=r0)
     required = ("r0_le_1_over_e", "q_le_r0_over_sigma", "u_lt_1", "lambda_ge_1")  # lambda_integer: a proof detail
     if t["delta"] is None or not all(t["hypotheses"].get(k, False) for k in required):
         return {"hypotheses": {k: bool(v) for k, v in t["hypotheses"].items()}, "delta": None}
-    sched = Schedule.from_phases([(s / n_c, sigma, reps) for s, reps in blocks])
+    sched = Schedule.from_phases([Phase(q=s / n_c, sigma=sigma, steps=reps) for s, reps in blocks])
     e = epsilon_pld(sched, float(t["delta"]), rel_width=THM31_PLD_REL_WIDTH)
     return {"hypotheses": {k: bool(v) for k, v in t["hypotheses"].items()}, "delta": float(t["delta"]),
             "eps_pld_lower": e.epsilon_lower, "eps_pld_upper": e.epsilon_upper}

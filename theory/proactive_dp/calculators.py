@@ -546,12 +546,12 @@ def check_e1_scan_later_block() -> Verdict:
        recorded="holds")
 def check_e1_two_blocks() -> Verdict:
     from numerics.pld import epsilon_pld
-    from numerics.schedule import Schedule
+    from numerics.schedule import Phase, Schedule
 
     sc = two_block_scenario()
     n, b0 = TWO_BLOCK["n"], sc["block0"]
     b1 = next(st for st in sc["steps"] if st.s == max(sc["valid_s"]))
-    sched = Schedule.from_phases([(b0.s / n, b0.sigma, math.ceil(b0.rounds)), (b1.s / n, b1.sigma, math.ceil(b1.rounds))])
+    sched = Schedule.from_phases([Phase(q=b.s / n, sigma=b.sigma, steps=math.ceil(b.rounds)) for b in (b0, b1)])
     cert = epsilon_pld(sched, 1.0 / n)
     ev = {"schedule": [[b0.s / n, b0.sigma, math.ceil(b0.rounds)], [b1.s / n, b1.sigma, math.ceil(b1.rounds)]],
           "epsilon_calculator": b1.epsilon, "epsilon_lower": cert.epsilon_lower, "epsilon_upper": cert.epsilon_upper,
