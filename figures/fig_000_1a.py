@@ -35,6 +35,7 @@ def main(argv=None) -> None:
         stated="constant (eta, s): 20 rounds; diminishing + linearly increasing s: 9 rounds with the same or "
                "better accuracy (L226)",
         ours=", ".join(f"{k}: {res[k][0]['rounds']} rounds, {m:.3f}±{s:.3f}" for k, (m, s) in summ.items()),
+        epsilon=common.NO_DP,
         quick=args.quick)
     common.write_outputs(args.out, NAME, E.curve_rows(res), cap, fig, config=common.experiment_config(exp),
                          data=common.data_record(*(c.data for c in exp.arms.values())))

@@ -39,7 +39,8 @@ def main(argv=None) -> None:
         paper="000_d613b97385d90362.txt L1871, L1885-L1893",
         changes="none (exact counting); integer sizes ceil(s_i); i/ln i starts at i = 2",
         stated="O(i) with c = 1 and O(i/ln i) give fewer communication rounds than the other settings (L1893)",
-        ours="rounds: " + ", ".join(f"{k} {len(sizes[k])}" for k in labels), quick=args.quick)
+        ours="rounds: " + ", ".join(f"{k} {len(sizes[k])}" for k in labels), epsilon=common.NO_DP,
+        quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config={"total": TOTAL, "methods": R.SAMPLING_METHODS})
 
 

@@ -34,7 +34,8 @@ def main(argv=None) -> None:
         paper="000_d613b97385d90362.txt L1876, L1881, L1885-L1893",
         changes=common.run_changes(exp) + ("; quick: 3 of the 6 methods" if args.quick else ""),
         stated="O(i) with c = 1 and O(i/ln i) need fewer rounds while keeping good accuracy (L1893)",
-        ours="; ".join(ours), quick=args.quick)
+        ours="; ".join(ours), epsilon=common.NO_DP,
+        quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config=common.experiment_config(*exps),
                          data=common.data_record(*(c.data for e in exps for c in e.arms.values())))
 

@@ -59,6 +59,8 @@ def main(argv=None) -> None:
         stated="sqrt(T) sigma decreases as p grows (229 -> 112 for p = 0 -> 1 at sigma = 5.78 -> 8, L220)",
         ours="; ".join(f"p={r['p']:g}: T={r['T']}, sqrt(T)sigma={r['noise_upper']:.2f} ({r['noise_upper'] / base:.2f}x), "
                        f"same-T constant {r['constant_same_T_noise']:.2f}" for r in rows),
+        epsilon=(f"no training arm: the plotted noise is the smallest sigma whose certified epsilon (Poisson, add/remove, "
+                 f"numerics.pld) is at most {an.SETTING['epsilon']:g} at delta {an.SETTING['delta']:g}"),
         quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config={"p": list(ps), "accuracy": acc})
 

@@ -14,7 +14,7 @@ from repro import decentralized_experiments as X
 from theory.adp2sgd import tables as T
 
 from . import common
-from .decentralized_plots import data_note, finals, plot_mean_curves
+from .decentralized_plots import data_note, epsilon_phrase, finals, plot_mean_curves
 
 NAME = "fig_001_1"
 LEVEL = {0.0: "baseline", 1.0: "small", 2.0: "medium", 4.0: "large"}
@@ -49,7 +49,7 @@ def main(argv=None) -> None:
                  "clip C=1 (paper: none stated), lr 0.5 on the batch mean, 10 instead of 300 epochs, "
                  f"{len(X.SEEDS) if not args.quick else 2} seeds per arm; " + data_note()),
         stated="SYNC and ADPSGD achieve similar level of utilities under each noise level (L247, L236)",
-        ours="; ".join(ours), quick=args.quick)
+        ours="; ".join(ours), epsilon=epsilon_phrase(rows), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from repro import decentralized_experiments as X
 
 from . import common
-from .decentralized_plots import data_note, finals, plot_mean_curves
+from .decentralized_plots import data_note, epsilon_phrase, finals, plot_mean_curves
 
 NAME = "fig_001_4"
 
@@ -32,7 +32,7 @@ def main(argv=None) -> None:
         paper="001_53c39e87fd81b1a8.txt L253-255, L262-265",
         changes="real MNIST-5k, MLP(32), K=8, clip C=1, 10 epochs, 3 seeds per arm; batch 32 -> 64, lr 0.5 -> 1.0; " + data_note(),
         stated="when batch size is 2X larger and learning rate is 2X larger, ADPSGD converges whereas SYNC does not (L265)",
-        ours="; ".join(ours), quick=args.quick)
+        ours="; ".join(ours), epsilon=epsilon_phrase(rows), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig)
 
 

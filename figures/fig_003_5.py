@@ -14,7 +14,7 @@ import numpy as np
 from theory.mapa.paper_values import FIG5
 
 from . import common
-from .edge_common import NOISE_LABEL, run_arms
+from .edge_common import NOISE_LABEL, epsilon_caption, privacy_records, run_arms
 
 NAME = "fig_003_5"
 DATASET = "digits"
@@ -66,7 +66,8 @@ def main(argv=None) -> None:
                  f"{spec['ASGD (no DP)']['iterations']} iterations, seeds {list(seeds)}, L = 10, sigma = 30, R = 1; "
                  "paper-literal noise is NOT DP; K-norm is eps-DP per release (0.1)"),
         stated="fixed clip too high or too low hurts AUDP; MAPA reaches about the same gradient norm whatever its initial bound (L486)",
-        ours="final ||grad f||: " + "; ".join(f"{lab} {v:.3g}" for lab, v in finals.items()), quick=args.quick)
+        ours="final ||grad f||: " + "; ".join(f"{lab} {v:.3g}" for lab, v in finals.items()),
+        epsilon=epsilon_caption(privacy_records(res)), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config={"arms": spec, "seeds": list(seeds)},
                          data=common.data_record(DATASET))
 

@@ -18,14 +18,13 @@ from repro import stats
 from theory.mapa.paper_values import FIG6, SETTINGS
 
 from . import common
-from .edge_common import NOISE_LABEL, run_arms
+from .edge_common import DELTA_RUN, NOISE_LABEL, certified_run_epsilon, epsilon_caption, privacy_records, run_arms
 
 NAME = "fig_003_6"
 PANELS = (("mnist-5k", "lr"), ("mnist-5k", "svm"), ("digits", "lr"), ("mnist-5k", "mlp"))
 AUDP_CLIPS = (0.2, 1.0, 3.0, 15.0)
 PAPER_AUDP_CLIP = 3.0
 GAUSSIAN_SIGMAS = (0.6, 1.0, 2.0)
-DELTA_RUN = 1e-5
 
 
 #: the caption's word for repro.stats.effect_status of "MAPA > AUDP"
@@ -73,14 +72,6 @@ def arms(dataset: str, model: str, quick: bool) -> dict:
     return out
 
 
-def certified_run_epsilon(q: float, sigma: float, steps: int) -> dict:
-    """Whole-run (epsilon, delta = DELTA_RUN) of one edge: Poisson-subsampled Gaussian, replace-one (numerics.pld)."""
-    from numerics.certified import certified_epsilon
-    from numerics.schedule import Schedule
-
-    return certified_epsilon(Schedule.constant(q=q, sigma=sigma, steps=steps, adjacency="replace-one"), DELTA_RUN)
-
-
 def finals(rs) -> list:
     return [r["final_accuracy"] for r in rs]
 
@@ -114,11 +105,12 @@ def main(argv=None) -> None:
     panels = PANELS[:1] if args.quick else PANELS
     fig, axes = common.figure_axes(len(panels), width=4.4)
     axes = np.atleast_1d(axes)
-    all_rows, ours, spec_all = [], [], {}
+    all_rows, ours, spec_all, records = [], [], {}, {}
     for ax, (dataset, model) in zip(axes, panels):
         spec = arms(dataset, model, args.quick)
         spec_all[f"{model}/{dataset}"] = spec
         res = run_arms(spec, seeds, desc=f"{NAME} {model} {dataset}")
+        records.update(privacy_records(res, f"{model}/{dataset}"))
         rows, tests = summarise(res, args.quick, model)
         n_k = res["CSGD"][0]["config"]["iterations"]
         for r in rows:
@@ -160,7 +152,7 @@ def main(argv=None) -> None:
                  "digits 8x8 for USPS; the MLP panel runs AUDP at clip 3 only (no tuning grid) and the two ends of the eps grid (CPU budget); L = 10, sigma = 30, R = 1; Welch one-sided at 0.05 over seeds "
                  f"{list(seeds)}; whole-run pure eps of a K-norm arm = releases per edge x eps (its pure_epsilon_run column); paper-literal arms are NOT DP"),
         stated="accuracy increases with eps; MAPA beats AUDP at every eps, most at small eps; MAPA approaches ASGD (L505-L509)",
-        ours=" || ".join(ours), quick=args.quick)
+        ours=" || ".join(ours), epsilon=epsilon_caption(records), quick=args.quick)
     common.write_outputs(args.out, NAME, all_rows, cap, fig, config={"arms": spec_all, "seeds": list(seeds), "delta_run": DELTA_RUN},
                          data=common.data_record(*{d for d, _ in panels}))
 

@@ -17,7 +17,7 @@ from repro.edge_fl import iterations_to_threshold
 from theory.mapa.paper_values import FIG7
 
 from . import common
-from .edge_common import NOISE_LABEL, run_arms
+from .edge_common import NOISE_LABEL, epsilon_caption, privacy_records, run_arms
 
 NAME = "fig_003_7"
 PANELS = (("mnist-5k", "lr", FIG7["threshold_lr_mnist"]), ("digits", "lr", FIG7["threshold_lr_usps"]))
@@ -42,11 +42,12 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     seeds = range(2) if args.quick else range(5)
     fig, axes = common.figure_axes(len(PANELS), width=4.4)
-    rows, ours, spec_all = [], [], {}
+    rows, ours, spec_all, records = [], [], {}, {}
     for ax, (dataset, model, thr) in zip(np.atleast_1d(axes), PANELS):
         spec = arms(dataset, model, args.quick)
         spec_all[f"{model}/{dataset}"] = spec
         res = run_arms(spec, seeds, desc=f"{NAME} {dataset}")
+        records.update(privacy_records(res, f"{model}/{dataset}"))
         budget = spec["CSGD"]["iterations"]
         hits = {}
         for lab, rs in res.items():
@@ -78,7 +79,7 @@ def main(argv=None) -> None:
                  f"MNIST-5k real subset and digits as the USPS STAND-IN; LR 0-4 vs 5-9; eps = 0.1 per iteration; seeds {list(seeds)}; "
                  "paper-literal arms are NOT DP"),
         stated="iterations grow with K; MAPA saves 1-2 orders of magnitude vs AUDP (K = 10, 100) and ~2 vs ASGD (K = 100, 1000) (L542-L546)",
-        ours=" || ".join(ours), quick=args.quick)
+        ours=" || ".join(ours), epsilon=epsilon_caption(records), quick=args.quick)
     common.write_outputs(args.out, NAME, rows, cap, fig, config={"arms": spec_all, "seeds": list(seeds)},
                          data=common.data_record(*[d for d, _, _ in PANELS]))
 

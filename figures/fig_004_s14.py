@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from figures.common import caption, figure_axes, parse_args, write_outputs
+from figures.common import NO_DP, caption, figure_axes, parse_args, write_outputs
 from repro.smoothing import ls_solve
 from theory.dp_fed_ls.paper_values import FIG_S14
 
@@ -43,5 +43,7 @@ def main(argv=None):
     cap = caption(figure="Seed 004 Fig. S14(b)", paper="Fig. S14, L1115-1121", changes="our blobs (not stated); one seed",
                   stated="the LSGD curve is much smoother than GD's",
                   ours=f"path length GD {length['gd']:.3f}, LSGD {length['lsgd']:.3f} (d = 2: A_sigma averages the "
-                       "two coordinates' noise)", quick=args.quick)
+                       "two coordinates' noise)",
+                  epsilon=f"{NO_DP}: the gradient noise (std {FIG_S14['noise_std'].text}, {FIG_S14['noise_std'].line}) is "
+                          "unclipped and not accounted", quick=args.quick)
     write_outputs(args.out, "fig_004_s14", rows, cap, fig)

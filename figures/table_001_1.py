@@ -76,7 +76,10 @@ def main(argv=None) -> None:
         paper="001_53c39e87fd81b1a8.txt L218-236",
         changes="as fig_001_1 (MNIST-5k, MLP, K=8, B=32, C=1, 10 epochs); Case II arms from fig_001_3; " + data_note(),
         stated="comparable utility under the same noise, thus the same level of differential privacy budget (L236)",
-        ours=ours, quick=args.quick)
+        ours=ours, quick=args.quick,
+        epsilon=(f"per arm in the columns eps_fixed_lower/eps_fixed_upper: the certified fixed-size replace-one "
+                 f"bracket at delta {acc.DELTA:g} of the learner with the most batches (eps_poisson_what_if: the wrong "
+                 f"model, for comparison only)"))
     common.write_outputs(args.out, NAME, rows, cap)
 
 

@@ -1,9 +1,36 @@
 """Seed 004 Tables 3 and 6: privacy columns re-accounted (accuracy columns not reproduced: SVHN CNN and
-Shakespeare LSTM at GPU scale). Shared by table_004_3.py and table_004_6.py."""
+Shakespeare LSTM at GPU scale). Shared by table_004_3.py and table_004_6.py; :func:`accounted` and
+:func:`span` also phrase the caption's epsilon of table_004_2.py, fig_004_6.py (and fig_004_s9.py)."""
 from __future__ import annotations
 
 from figures.common import caption, parse_args, write_outputs
 from theory.dp_fed_ls import tables as tb
+
+
+def drawn(sampling: str, adjacency: str) -> str:
+    """The sampling as drawn and the adjacency of a bracket of theory/dp_fed_ls/certified.py (its ``sampling``,
+    ``adjacency``: uniform = fixed-size, replace-one, L188-L192; Poisson, add/remove, L206-L210)."""
+    return f"{sampling} sampling, {adjacency}"
+
+
+def accounted(sampling: str, adjacency: str, delta: float) -> str:
+    """How a seed-004 bracket was certified: ``numerics.epsilon``, :func:`drawn`, and delta."""
+    return f"certified numerics.epsilon, {drawn(sampling, adjacency)}, delta {delta:.3g}"
+
+
+def span(values) -> str:
+    """``lo-hi`` of ``values`` to 3 significant digits, one number when they agree."""
+    lo, hi = f"{min(values):.3g}", f"{max(values):.3g}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def epsilon_entry(st: dict, uni_c: list, poi_c: list) -> str:
+    """The caption's epsilon: the table's epsilons are its content (printed, the paper's accountants, the
+    certified brackets of each sampling), at the table's N, tau, T, delta and noise multipliers."""
+    return (f"the epsilons are the tabulated quantity, no training run: printed, the paper's accountants and certified "
+            f"numerics.epsilon brackets (uniform: {drawn(uni_c[0]['sampling'], uni_c[0]['adjacency'])}; "
+            f"Poisson: {drawn(poi_c[0]['sampling'], poi_c[0]['adjacency'])}), delta "
+            f"{st['delta']:.3g}, N = {st['n']}, tau = {st['tau']:g}, T = {st['rounds']}, z = {span(st['z'])}")
 
 
 def main_for(table: int, argv=None):
@@ -29,5 +56,5 @@ def main_for(table: int, argv=None):
                        f"(numerics.epsilon, fixed-size sampling, replace-one, shift 2L) has its LOWER bound above the printed "
                        f"value in {below} of {len(rows)} columns (refuted there by a realizable pair); Poisson printed = TF RDP, "
                        "and numerics.epsilon (add/remove, fixed denominator) certifies a smaller epsilon",
-                  quick=args.quick)
+                  epsilon=epsilon_entry(st, uni_c, poi_c), quick=args.quick)
     write_outputs(args.out, f"table_004_{table}", rows, cap)

@@ -69,3 +69,12 @@ def test_the_overlap_check_sees_colliding_legends():
         ax.get_legend().remove()
         style.legend_below(ax)  # wrapped
     assert style.overlaps(fig) == []
+
+
+def test_a_caption_must_state_epsilon():
+    kw = dict(figure="f", paper="p", changes="c", stated="s", ours="o", quick=True)
+    with pytest.raises(TypeError):
+        common.caption(**kw)  # no default: a figure with noisy arms is never captioned "no DP" by omission
+    with pytest.raises(ValueError, match="epsilon"):
+        common.caption(**kw, epsilon=" ")
+    assert common.caption(**kw, epsilon=common.NO_DP)["epsilon"] == common.NO_DP

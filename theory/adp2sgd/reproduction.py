@@ -1,8 +1,8 @@
 r"""Seed 001: the reproduced figures' stated outcomes as ledger claims (fig_001_1..3, table_001_1).
 
 Where the numbers come from: ``figures/out/fig_001_<n>.csv`` written by the figure's make target at the
-full setting (5 seeds per arm); when absent, the quick setting is run now (2 seeds, 1 epoch, seconds) and
-the evidence says so. Data: real MNIST-5k (repro.data "mnist-5k"), not a stand-in; the model, K and
+full setting (5 seeds per arm), read only when its provenance sidecar shows it fresh
+(theory.figure_evidence.load); a missing, stale or quick CSV fails the claim, never a fallback run. Data: real MNIST-5k (repro.data "mnist-5k"), not a stand-in; the model, K and
 the number of epochs are far smaller than the paper's (see repro.decentralized_experiments).
 
 Decisions (repro.decentralized_experiments): "similar utility" holds when TOST shows equivalence within
@@ -12,24 +12,18 @@ A(DP)2's accuracy against SYNC's at the same simulated time gives p < ALPHA.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from repro import decentralized_experiments as X
-from repro.caption_csv import read_csv
+from theory.figure_evidence import load
 from theory.ledger import Verdict, claim
 
-OUT = Path(__file__).resolve().parents[2] / "figures" / "out"
 
-
-def _rows(name: str, points_fn, desc: str) -> tuple[list[dict], str]:
-    path = OUT / f"{name}.csv"
-    if path.exists():
-        meta, rows = read_csv(path)
-        if meta.get("setting") == "full":
-            return rows, f"csv:figures/out/{name}.csv (full setting)"
-    return X.curve_rows(X.run(points_fn(quick=True), desc)), "quick setting run now (2 seeds, 1 epoch)"
+def _rows(name: str) -> tuple[list[dict], str]:
+    """Rows and source of the fresh full-setting ``figures/out/<name>.csv`` (theory.figure_evidence.load:
+    a missing, stale or quick CSV raises; no claim silently falls back to another run)."""
+    rows, _, source = load(name)
+    return rows, source
 
 
 def _finals(rows: list[dict]) -> dict:
@@ -48,7 +42,7 @@ def _finals(rows: list[dict]) -> dict:
        statement="Under the same noise level, SYNC and A(DP)2SGD reach a similar level of utility (Figs. 1, 5).",
        recorded="open", figure="figures/out/fig_001_1.png")
 def similar_utility() -> Verdict:
-    rows, source = _rows("fig_001_1", X.noise_grid, "fig_001_1")
+    rows, source = _rows("fig_001_1")
     fin = _finals(rows)
     per, refuted = [], False
     for sig in sorted({s for _, s in fin}):
@@ -70,7 +64,7 @@ def similar_utility() -> Verdict:
 
 
 def _faster(name: str, straggler: str) -> Verdict:
-    rows, source = _rows(name, lambda quick: X.straggler_grid(straggler, quick=quick), name)
+    rows, source = _rows(name)
     arms: dict = {}
     for r in rows:
         arms.setdefault(r["algorithm"], {}).setdefault(r["seed"], []).append(r)
@@ -113,11 +107,7 @@ COLLAPSED = 0.2
        statement="With 2X batch and 2X learning rate and small noise, SYNC collapses while A(DP)2SGD converges (Fig. 4).",
        recorded="not-reproduced", figure="figures/out/fig_001_4.png")
 def large_batch() -> Verdict:
-    path = OUT / "fig_001_4.csv"
-    if not path.exists() or read_csv(path)[0].get("setting") != "full":
-        return Verdict("not-reproduced", "sampled", margin=None, evidence={"points": 0, "source": "no full run on disk"},
-                       reason="run make fig-001-4; the collapse is reported only for specific deep models")
-    rows = read_csv(path)[1]
+    rows, source = _rows("fig_001_4")
     last: dict = {}
     for r in rows:
         key = (r["algorithm"], int(r["batch"]), r["seed"])
@@ -131,7 +121,7 @@ def large_batch() -> Verdict:
     adp_converged = all(a >= COLLAPSED for a in fin[f"adpsgd_batch{big}"])
     status = "holds" if sync_collapsed and adp_converged else "not-reproduced"
     return Verdict(status, "sampled", margin=None,
-                   evidence={"points": sum(len(v) for v in fin.values()), "source": "csv:figures/out/fig_001_4.csv (full setting)",
+                   evidence={"points": sum(len(v) for v in fin.values()), "source": source,
                              "final_accuracy": {k: [float(x) for x in v] for k, v in fin.items()},
                              "collapse_threshold": COLLAPSED},
                    reason="" if status == "holds" else

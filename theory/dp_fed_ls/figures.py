@@ -7,11 +7,9 @@ beats DP-Fed" when some sigma > 0 has a higher mean with Welch p < 0.05.
 """
 from __future__ import annotations
 
-from repro.caption_csv import read_csv
-from theory.figure_evidence import OUT
+from theory.figure_evidence import load
 from theory.ledger import Verdict, claim
 
-CSV = OUT / "table_004_2.csv"
 ALPHA = 0.05
 
 
@@ -38,42 +36,32 @@ def settings_won(rows):
        statement="Table 2 reproduced at CPU scale (real MNIST-5k, 800 clients): DP-Fed-LS beats DP-Fed in almost all (sampling, eps) settings.",
        recorded="not-reproduced")
 def table2_reproduction() -> Verdict:
-    if not CSV.exists():
-        return Verdict("not-reproduced", "sampled", None, evidence={"points": 0},
-                       reason="figures/out/table_004_2.csv absent: run make table-004-2")
-    meta, rows = read_csv(CSV)
+    rows, rec, source = load("table_004_2")
     won = settings_won(rows)
     n_won = sum(w for w, _ in won.values())
     gains_by = {m: [g for (mm, _), (_, g) in sorted(won.items()) if mm == m] for m in ("uniform", "poisson")}
-    ev = {"points": len(rows), "source": "figures/out/table_004_2.csv", "setting": meta.get("setting"),
+    ev = {"points": len(rows), "source": source,
           "settings_won": n_won, "settings": len(won),
           "best_gain_points": {f"{k[0]} eps={k[1]:g}": round(g, 2) for k, (_, g) in won.items()},
           "gain_decreases_with_eps": {m: all(a > b for a, b in zip(g, g[1:])) for m, g in gains_by.items()}}
-    if meta.get("setting") == "full" and n_won >= 0.75 * len(won):
+    if n_won >= 0.75 * len(won):
         return Verdict("holds", "sampled", n_won / len(won) - 0.75, evidence=ev)
     return Verdict("not-reproduced", "sampled", None, evidence=ev,
                    reason=f"LS significantly better (Welch p < {ALPHA}) in {n_won} of {len(won)} settings at our scale "
                           "(4000 images, 800 clients of 5, 10 seeds); the paper's 50k-image runs are not reproduced")
 
 
-MIA_CSV = CSV.with_name("fig_004_6.csv")
-
-
 @claim(id="004.fig-6.membership-inference", seed="004", lines="L386-L398",
        statement="Fig. 6: the non-DP model leaks membership (loss-threshold AUC well above 0.5), DP lowers the AUC, and DP-Fed-LS may lower it further.",
        recorded="not-reproduced")
 def fig6_membership() -> Verdict:
-    if not MIA_CSV.exists():
-        return Verdict("not-reproduced", "sampled", None, evidence={"points": 0},
-                       reason="figures/out/fig_004_6.csv absent: run make fig-004-6")
-    meta, rows = read_csv(MIA_CSV)
+    rows, rec, source = load("fig_004_6")
     by: dict = {}
     for r in rows:
         by.setdefault(r["arm"], []).append(float(r["auc"]))
     means = {a: sum(v) / len(v) for a, v in by.items()}
     return Verdict("not-reproduced", "sampled", None,
-                   evidence={"points": len(rows), "mean_auc": means, "setting": meta.get("setting"),
-                             "source": "figures/out/fig_004_6.csv"},
+                   evidence={"points": len(rows), "mean_auc": means, "source": source},
                    reason="at MNIST-5k scale the linear model barely overfits: even the non-DP AUC is "
                           f"{means.get('non-DP', float('nan')):.3f}, so there is no leakage for DP to remove; the paper's "
                           "SVHN CNN (3.4M parameters) is GPU scale")
