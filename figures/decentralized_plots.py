@@ -5,6 +5,8 @@ from collections import defaultdict
 
 import numpy as np
 
+from . import style
+
 COLORS = {"sync": "tab:blue", "adpsgd": "tab:red"}
 LABELS = {"sync": "SYNC-DP", "adpsgd": "A(DP)2SGD"}
 
@@ -29,7 +31,7 @@ def plot_mean_curves(ax, rows: list[dict], *, x: str, title: str) -> None:
     ax.set_xlabel("epoch" if x == "epoch" else "simulated wall-clock (one unit = one normal minibatch)")
     ax.set_ylabel("test accuracy")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    style.legend_below(ax)
 
 
 def finals(rows: list[dict]) -> dict:

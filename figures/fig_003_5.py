@@ -55,7 +55,7 @@ def main(argv=None) -> None:
     for ax, t in zip(axes, titles):
         ax.set_title(t + "\nsolid: " + NOISE_LABEL["paper-literal"] + "; dashed: K-norm", fontsize=7)
         ax.set_xlabel("iteration")
-        ax.legend(fontsize=5)
+        common.style.legend_below(ax)
     axes[0].set_ylabel("||grad f(x_t)|| (mean over seeds)")
     finals = {lab: float(np.mean([r["final_grad_norm"] for r in rs])) for lab, rs in res.items()}
     k = spec["ASGD (no DP)"]["edges"]

@@ -136,7 +136,7 @@ def main(argv=None) -> None:
                      f"K = 5, {n_k} iterations; Gaussian arms in the caption", fontsize=7)
         ax.set_xlabel("epsilon per iteration")
         ax.set_ylabel("test accuracy (mean of seeds)")
-        ax.legend(fontsize=4.5)
+        common.style.legend_below(ax)
         all_rows += rows
         ours.append(f"{model}/{dataset}: " + "; ".join(
             f"{n} eps {e:g}: MAPA {t['mapa_mean']:.3f} vs AUDP(3) {t['audp_paper_mean']:.3f} [{t['vs_paper_audp']['decision']}]"

@@ -70,7 +70,7 @@ def main(argv=None) -> None:
         ax.set_xlabel("edges K")
         ax.set_ylabel("iterations to threshold (median of seeds)")
         ax.set_title(f"LR on {dataset}{' (USPS stand-in)' if dataset == 'digits' else ''}, threshold {thr.text} (paper's panel value)", fontsize=7)
-        ax.legend(fontsize=4.5)
+        common.style.legend_below(ax)
         ours.append(f"{dataset}: " + "; ".join(f"{lab} {med(h):g}" for lab, h in hits.items()))
     cap = common.caption(
         figure="003 Fig. 7 analogue: iterations to a loss threshold vs number of edges",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from figures import style
 from figures.common import NO_DP, caption, figure_axes, parse_args, write_outputs
 from repro.smoothing import ls_solve
 from theory.dp_fed_ls.paper_values import FIG_S14
@@ -39,7 +40,7 @@ def main(argv=None):
     ax.plot(ls[:, 0], ls[:, 1], label="LSGD (sigma=1)")
     ax.set_xlabel("W1")
     ax.set_ylabel("W2")
-    ax.legend()
+    style.legend_below(ax)
     cap = caption(figure="Seed 004 Fig. S14(b)", paper="Fig. S14, L1115-1121", changes="our blobs (not stated); one seed",
                   stated="the LSGD curve is much smoother than GD's",
                   ours=f"path length GD {length['gd']:.3f}, LSGD {length['lsgd']:.3f} (d = 2: A_sigma averages the "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from figures import style
 from figures.common import NO_DP, caption, figure_axes, parse_args, write_outputs
 from repro.smoothing import ls_solve
 from theory.dp_fed_ls import smoothing as sm
@@ -44,7 +45,7 @@ def main(argv=None):
     ax.set_ylim(-1, 1)
     ax.set_xlabel("noise level nu")
     ax.set_ylabel("MSE reduction ratio (exact)")
-    ax.legend()
+    style.legend_below(ax)
     cap = caption(figure="Seed 004 Fig. S15(b)", paper="Fig. S15, L1117-1124",
                   changes=f"exact expectation (Proposition 1) instead of one noisy draw, with {MC_DRAWS}-draw Monte "
                           f"Carlo points (x) beside it; {len(y)} grid points on [0, 30] (not stated in the paper)",

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from figures import style
 from figures.common import caption, figure_axes, parse_args, write_outputs
 from figures.tables_004 import span
 from numerics.rdp import log_a
@@ -50,7 +51,7 @@ def main(argv=None):
             ax.loglog([p[0] for p in pts], [p[2] for p in pts], "s-", label=name)
             ax.set_title(f"N={n}, T={rounds}, {s.name}", fontsize=8)
             ax.set_xlabel("epsilon")
-            ax.legend(fontsize=7)
+            style.legend_below(ax)
     axes[0].set_ylabel("noise nu / clip")
     ratios = {s: [r["ratio"] for r in rows if r["sampling"] == s] for s in ("uniform", "poisson")}
     cap = caption(figure="Seed 004 Fig. S9", paper="Fig. S9, L1054-1066",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import ttest_ind
 
+from figures import style
 from figures.common import caption, figure_axes, parse_args, write_outputs
 from figures.tables_004 import accounted, span
 from numerics.sweep import sweep
@@ -101,5 +102,5 @@ def _plot(rows, eps_list):
         ax.set_title(f"{m} sampling (dashed: paper)")
         ax.set_xlabel("smoothing sigma")
         ax.set_ylabel("test accuracy")
-    axes[0].legend(fontsize=7)
+    style.legend_below(axes[0])
     return fig
