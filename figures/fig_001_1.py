@@ -38,8 +38,10 @@ def main(argv=None) -> None:
     ours = []
     for ax, sig in zip(axes, sigmas):
         sub = [r for r in rows if float(r["sigma"]) == sig]
-        plot_mean_curves(ax, sub, x="epoch", title=f"sigma = {sig:g} (noise std sigma*C on the batch sum)")
-        ax.text(0.02, 0.97, paper_note(sig), transform=ax.transAxes, fontsize=6, va="top")
+        # the paper's values in the title (outside the plotting area: never over the data)
+        plot_mean_curves(ax, sub, x="epoch", title="")
+        ax.set_title(f"sigma = {sig:g} (noise std sigma*C on the batch sum)\n" + paper_note(sig).replace(": ", ":\n"),
+                     fontsize=7)
         t = X.tost(fin[("adpsgd", sig, "none")], fin[("sync", sig, "none")], X.EQUIVALENCE_MARGIN)
         ours.append(f"sigma {sig:g}: A(DP)2 - SYNC = {t['difference']:+.4f} (TOST margin {t['margin']}, p = {t['p']:.3g})")
     cap = common.caption(
