@@ -97,12 +97,15 @@ def _epsilon(text):
 
 
 def _phase(text: str) -> Phase:
-    parts = text.split(",")
-    if len(parts) != 3:
-        raise InvalidParameter(f"--phase must be q,sigma,steps with q in (0, 1], sigma > 0 and steps a "
-                               f"positive integer, got {text!r}")
-    q, sigma, steps = (p.strip() for p in parts)
-    return Phase(_q(q), _sigma(sigma), _steps(steps))
+    """``q,sigma,steps`` (in this order) or ``q=..,sigma=..,steps=..`` (any order: a user with an Opacus
+    history, which writes (noise_multiplier, sample_rate, steps), can name the fields instead)."""
+    parts = [p.strip() for p in text.split(",")]
+    named = dict(p.split("=", 1) for p in parts if "=" in p)
+    if len(parts) != 3 or (named and (len(named) != 3 or set(named) != {"q", "sigma", "steps"})):
+        raise InvalidParameter(f"--phase must be q,sigma,steps or q=..,sigma=..,steps=.. with q in (0, 1], "
+                               f"sigma > 0 and steps a positive integer, got {text!r}")
+    q, sigma, steps = (named["q"], named["sigma"], named["steps"]) if named else parts
+    return Phase(_q(q.strip()), _sigma(sigma.strip()), _steps(steps.strip()))
 
 
 def _adjacency(text: str) -> str:
@@ -293,7 +296,8 @@ _HELP = {
     "dataset-size": "data set size N (with --batch-size, an alternative to --q)",
     "dimension": "dimension of the l2-knorm noise",
     "steps": "number of steps (positive integer)",
-    "phase": "one phase of a heterogeneous schedule (repeat; replaces --q/--sigma/--steps)",
+    "phase": "one phase of a heterogeneous schedule, q,sigma,steps or q=..,sigma=..,steps=.. (repeat; replaces "
+             "--q/--sigma/--steps)",
     "delta": "target delta, in (0, 1)",
     "epsilon": "epsilon (>= 0)",
     "adjacency": "add-remove (default) or replace-one",

@@ -47,6 +47,8 @@ BAD = [
     (["epsilon", "--phase", "0.1,1", "--delta", "1e-5"], "phase"),
     (["epsilon", "--phase", "0.1,1,5,7", "--delta", "1e-5"], "phase"),
     (["epsilon", "--phase", "0.1,x,5", "--delta", "1e-5"], "sigma"),
+    (["epsilon", "--phase", "noise_multiplier=1,q=0.1,steps=5", "--delta", "1e-5"], "phase"),
+    (["epsilon", "--phase", "q=0.1,1,steps=5", "--delta", "1e-5"], "phase"),
     (["epsilon", "--phase", "0.1,1,5", *BASE, "--delta", "1e-5"], "phase"),
     (["delta", *BASE, "--epsilon", "-1"], "epsilon"),
     (["delta", *BASE], "epsilon"),
@@ -275,3 +277,9 @@ def test_sigma_03_one_hundred_thousand_steps(capsys):
     assert status == 0, err
     j = json.loads(out)
     assert 0 < j["epsilon_lower"] <= j["epsilon_upper"] < math.inf
+
+
+def test_a_phase_may_name_its_fields_in_any_order(capsys):
+    plain = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--delta", "1e-5")
+    named = _json(capsys, "epsilon", "--phase", "sigma=2,steps=50,q=0.01", "--delta", "1e-5")
+    assert named["epsilon_upper"] == plain["epsilon_upper"] and named["schedule"] == plain["schedule"]
