@@ -29,7 +29,7 @@ def test_sigma_at_fraction_interpolates():
 def _write(tmp_path, rows, *, quick=False, data=None):
     from figures import common
 
-    cap = common.caption(figure="f", paper="p", changes="c", stated="s", ours="o", quick=quick)
+    cap = common.caption(figure="f", paper="p", changes="c", stated="s", ours="o", quick=quick, epsilon=common.NO_DP)
     common.write_outputs(tmp_path, "fig_002_s_sweep", rows, cap,
                          data={"a9a-like": {"kind": "stand-in", "name": "a9a-like"}} if data is None else data)
 
