@@ -28,9 +28,33 @@ def main(argv=None) -> int:
         print(f"[bench] {name}", flush=True)
         sys.path.insert(0, str(HERE.parent))
         sections.append(importlib.import_module(f"bench.{name}").run())
-    (HERE / "RESULTS.md").write_text("\n\n".join(sections) + "\n")
+    text = "\n\n".join(sections) + "\n"
+    if only and (HERE / "RESULTS.md").exists():  # rerun of some modules: replace only their sections
+        text = _splice((HERE / "RESULTS.md").read_text(), sections[1:])
+    (HERE / "RESULTS.md").write_text(text)
     print(f"wrote {HERE / 'RESULTS.md'}")
     return 0
+
+
+def _blocks(text: str) -> list[str]:
+    """``text`` cut before every level-2 heading (the first block is the file's preamble)."""
+    out, cur = [], []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("## ") and cur:
+            out.append("".join(cur))
+            cur = []
+        cur.append(line)
+    return out + ["".join(cur)] if cur else out
+
+
+def _splice(old: str, sections: list[str]) -> str:
+    """``old`` with each block whose heading starts one of ``sections`` replaced by it (new ones appended);
+    the replaced section says when it was measured, since the others keep their older date."""
+    stamp = f"\n(This section: rerun alone on {time.strftime('%Y-%m-%d %H:%M')}; the others are from earlier runs.)\n"
+    new = {sec.lstrip().splitlines()[0]: sec.strip() + "\n" + stamp for sec in sections}
+    blocks = _blocks(old)
+    out = [new.pop(b.splitlines()[0], None) or b for b in blocks]
+    return "\n".join(x.rstrip("\n") + "\n" for x in out + list(new.values()))
 
 
 if __name__ == "__main__":

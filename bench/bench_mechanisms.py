@@ -122,13 +122,12 @@ def _cases():
          ]),
         ("M3 with-replacement 64/60000, sigma 1.1, T=1000, replace-one",
          lambda: _ours(Schedule((Phase.with_replacement(batch_size=B, dataset_size=N, sigma=SIGMA, steps=1000),),
-                                "replace-one"), rel_width=1e-2), [
+                                "replace-one")), [
              ("dp_accounting RDP, WR event", lambda: _dpa_rdp(wr, "REPLACE_ONE"), ""),
              ("dp_accounting PLD, WR event", lambda: _dpa_pld(wr, "REPLACE_ONE"), ""),
          ]),
         ("M3b with-replacement 64/60000, sigma 1.1, T=1000, add-remove",
-         lambda: _ours(Schedule((Phase.with_replacement(batch_size=B, dataset_size=N, sigma=SIGMA, steps=1000),)),
-                       rel_width=1e-2), [
+         lambda: _ours(Schedule((Phase.with_replacement(batch_size=B, dataset_size=N, sigma=SIGMA, steps=1000),))), [
              ("dp_accounting RDP, WR event", lambda: _dpa_rdp(wr, "ADD_OR_REMOVE_ONE"), ""),
          ]),
         ("M7 Poisson Gaussian q 0.01, sigma 1, T=1000, delta=1e-15 (tilted composition)",
@@ -180,13 +179,16 @@ _NOTES = """
 
 ### Notes on our widths
 
-- M1: the lower bound is the composition of one realizable pair in a fixed order (3.71 when the grid
-  is fine: M2's bracket is that pair's); the upper bound is Dong-Roth-Su's subsampling theorem
-  symmetrised over both orders, valid against an adversary that flips the order per step. The 9 %
-  gap is what is not known about that adversary (numerics.adaptive, issue 25, works on it); no grid
-  can close it, and the issue's 2 % target is not met by this proven bound.
-- M3, M3b: with replacement the upper bound reveals the copy count (a loose step), so the bracket is wide;
-  the lower bound (realizable: copies of the record add up) is already well above fixed-size's.
+- M1: the lower bound is the value of the best realizable adaptive order policy (numerics.adaptive, issue
+  25), above the fixed-order composition of M2's pair; the upper bound is Dong-Roth-Su's subsampling theorem
+  symmetrised over both orders, valid against an adversary that flips the order per step. The rest of the
+  width is what is not known about that adversary: no grid can close it, and the issue's 2 % target would
+  need a proven dominating set for the adaptive game (docs/replace_one.md section 5 shows the two orders
+  are not enough).
+- M3, M3b: with replacement the upper bound reveals the copy count k (joint convexity), so the rare k >= 2
+  draws are accounted against a much smaller share of the unshifted noise than they compete with: the
+  bracket is wide. The lower bound is the realizable copies pair (all copies shifted the same way); a proof
+  that this collinear pair dominates every step would close the gap.
 - dp_accounting, prv_accountant and autodp have no event for fixed-size PLD or with-replacement
   sampling, and dp_accounting's RDP refuses WOR under add/remove.
 """

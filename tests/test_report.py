@@ -255,3 +255,21 @@ def test_the_committed_html_report_links_resolve():
             assert not parts.scheme and target.is_file(), f"{page.name}: {ref} does not resolve"
             if parts.fragment and target.suffix == ".html":
                 assert parts.fragment in parsed[target].ids, f"{page.name}: no #{parts.fragment} in {target.name}"
+
+
+def test_the_committed_verdicts_hold_no_timings():
+    """verdicts.json is a pure function of the tree: seconds (which vary from run to run) live in run.json."""
+    root = Path(__file__).resolve().parent.parent
+
+    def keys(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield k
+                yield from keys(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from keys(v)
+
+    found = {k for k in keys(json.loads((root / "report" / "verdicts.json").read_text()))
+             if k in ("seconds", "wall", "elapsed") or k.endswith("_seconds")}
+    assert not found, found

@@ -107,7 +107,7 @@ def check_lemma_d1_conclusion() -> Verdict:
     v.evidence["corrected"] = {"hypothesis_added": f"sigma >= {D1_SIGMA_CORRECTED}", "status": fixed.status,
                                "region": dict(region, sigma=[D1_SIGMA_CORRECTED, sc["sigma_max"]]), "boxes": fixed.boxes,
                                "open_boxes_left": fixed.open_boxes[:OPEN_BOXES_SHOWN],
-                               "min_certified_margin": fixed.min_margin, "seconds": round(fixed.seconds, 2)}
+                               "min_certified_margin": fixed.min_margin}
     return v
 
 
