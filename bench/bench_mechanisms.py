@@ -185,10 +185,10 @@ _NOTES = """
   width is what is not known about that adversary: no grid can close it, and the issue's 2 % target would
   need a proven dominating set for the adaptive game (docs/replace_one.md section 5 shows the two orders
   are not enough).
-- M3, M3b: with replacement the upper bound reveals the copy count k (joint convexity), so the rare k >= 2
-  draws are accounted against a much smaller share of the unshifted noise than they compete with: the
-  bracket is wide. The lower bound is the realizable copies pair (all copies shifted the same way); a proof
-  that this collinear pair dominates every step would close the gap.
+- M3b: with replacement under add/remove, the realizable copies pair dominates every step (a convex-order
+  proof in numerics.dominating), so the bracket is tight up to the grid. M3: under replace-one the upper
+  bound still reveals the copy count k (joint convexity), so the rare k >= 2 draws are accounted against a
+  much smaller share of the unshifted noise than they compete with: the bracket is wide.
 - dp_accounting, prv_accountant and autodp have no event for fixed-size PLD or with-replacement
   sampling, and dp_accounting's RDP refuses WOR under add/remove.
 """

@@ -71,13 +71,29 @@ of :func:`symmetrised` grid pairs dominates the step in both orders. Components 
 point where the remaining weight is below the tail go to the +infinity atom. *Lower:* all records at
 :math:`-e`, x at :math:`+e`, x' at :math:`-e`: :math:`P = \sum_k \pi_k N(2k e)`, :math:`Q = N(0)`.
 *Add-remove* (D has n records, D' = D minus x; n is the larger size): a draw from D is x with
-probability 1/n and otherwise uniform on D', so the same coupling gives
-:math:`P_J = \sum_k \pi_k N(m_k + k v_x)` against :math:`Q_J = N(m_0)` (D' draws :math:`J_1..J_b`). Revealing k' as
-above leaves :math:`((1-\gamma)N(m_0) + \gamma N(p_k),\ N(m_0))` with :math:`\|p_k - m_0\| \le 2k`, dominated by
-:math:`A_{\gamma,2k} = ((1-\gamma)N(0) + \gamma N(2k), N(0))` through (F1) alone (the order is fixed for the run,
+probability 1/n and otherwise uniform on D', so the same coupling (D' draws :math:`J_1..J_b`, D keeps
+:math:`J_1..J_{b-K}` and adds K copies of x) gives, after translating by :math:`m_0`,
+:math:`P_J = \sum_k \pi_k N(u_k)` against :math:`Q_J = N(0)` with :math:`u_k = \sum_{i > b-k}(v_x - v_{J_i})`,
+:math:`\|u_k\| \le 2k`. *Gaussian noise: the copies pair dominates.* Under :math:`Q_J` the likelihood ratio is
+:math:`L = \sum_k \pi_k Y_k`, :math:`Y_k = \exp(\langle u_k, z\rangle/\sigma^2 - \|u_k\|^2/2\sigma^2)`, a mean-one
+lognormal with parameter :math:`s_k = \|u_k\|/\sigma \le s_k^* = 2k/\sigma`; for the copies pair
+:math:`P^* = \sum_k \pi_k N(2ke)` it is :math:`L^* = \sum_k \pi_k g_k(G)` with :math:`g_k(G) = e^{s_k^* G - s_k^{*2}/2}`
+increasing in one standard normal G. (i) :math:`Y_k^* = Y_k W` in law, W an independent mean-one lognormal
+(parameter :math:`\sqrt{s_k^{*2} - s_k^2}`), so by Jensen :math:`E(\pi_k Y_k - d_k)_+ \le E(\pi_k Y_k^* - d_k)_+`
+for every :math:`d_k`. (ii) :math:`(\sum x_k - \sum d_k)_+ \le \sum (x_k - d_k)_+`. (iii) For :math:`\alpha > \pi_0`
+take :math:`z_\alpha` with :math:`\sum_k \pi_k g_k(z_\alpha) = \alpha` and :math:`d_k = \pi_k g_k(z_\alpha)`: every term
+:math:`\pi_k g_k(G) - d_k` has the sign of :math:`G - z_\alpha`, so (ii) is an equality for :math:`L^*`. Hence
+:math:`H_\alpha(P_J\|Q_J) = E(L - \alpha)_+ \le E(L^* - \alpha)_+ = H_\alpha(P^*\|N(0))`; for :math:`\alpha \le \pi_0`
+both equal :math:`1 - \alpha` (L, :math:`L^* \ge \pi_0`). The reverse order follows from
+:math:`H_\alpha(Q\|P) = 1 - \alpha + \alpha E_Q(L - 1/\alpha)_+`. By (F2) over J, :math:`(P^*, N(0))` dominates the
+step in both orders (a convex-order argument: :math:`L \le_{cx} L^*`, the comonotone sum of larger marginals),
+and it is realizable (records of D' at :math:`-e`, x at :math:`+e`): the bracket is tight up to the grid.
+Components beyond :math:`K_{max}` are revealed and sent to the +infinity atom (upper) or dropped (lower).
+*Laplace noise* (no such convex order is used): revealing k' as above leaves
+:math:`((1-\gamma)N(m_0) + \gamma N(p_k),\ N(m_0))` with :math:`\|p_k - m_0\| \le 2k`, dominated by
+:math:`A_{\gamma,2k} = ((1-\gamma)F(0) + \gamma F(2k), F(0))` through (F1) alone (the order is fixed for the run,
 so no symmetrisation): the upper grid is the :math:`\pi_k/\gamma`-mixture of their connect-the-dots grids
-(order ``remove``; their reverses for ``add``), the lower one the realizable copies pair (records of D'
-at :math:`-e`, x at :math:`+e`) and its reverse.
+(order ``remove``; their reverses for ``add``), the lower one the realizable copies pair and its reverse.
 
 Laplace noise (scalar records, density ~ exp(-|z| / sigma))
 -----------------------------------------------------------
@@ -303,13 +319,15 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
 
 
 def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
-    """Mixture over the copy count k of shift-2k pairs per order (upper), the copies pair (lower)."""
+    """Gaussian: the copies pair dominates and is realizable (module docstring, convex order), so upper and
+    lower are its two grids. Laplace: the mixture over the copy count k of shift-2k pairs per order (upper)."""
     b, n, sigma, noise = phase.batch_size, phase.dataset_size, phase.sigma, phase.noise
     gamma = -math.expm1(b * math.log1p(-1.0 / n))
 
-    def copies_pair(t, direction):
-        pi, _ = _binomial_copies(b, n, t)
-        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
+    def copies_pair(t, direction, normalised=False):
+        pi, beyond = _binomial_copies(b, n, t)
+        w = pi / (1.0 - beyond) if normalised else pi  # normalised: the law of K given K <= K_max
+        comps = tuple((float(w[k]), 2.0 * k) for k in range(len(w)) if w[k] > 0)
         if direction == "remove":
             return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),))
         return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps))
@@ -317,12 +335,16 @@ def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
     def model(direction):
         def upper(h, t):
             pi, beyond = _binomial_copies(b, n, t)
+            if noise == "gaussian":  # K > K_max revealed: its mass goes to the +infinity atom
+                return mixture([(1.0 - beyond, pld.discretise_pessimistic(copies_pair(t, direction, True), h, t))],
+                               extra_inf=beyond)
             parts = [(pi[k] / gamma, pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction),
                                                                 h, t)) for k in range(1, len(pi))]
             return mixture(parts, extra_inf=beyond / gamma)
+        reference = None if noise == "gaussian" else \
+            (lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t))
         return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
-                         (gamma, sigma / 2.0), lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t),
-                         math.log1p(-gamma))
+                         (gamma, sigma / 2.0), reference, math.log1p(-gamma))
     return {d: model(d) for d in ("remove", "add")}
 
 
