@@ -31,3 +31,21 @@ def test_the_collinear_copies_pair_dominates_any_shifts(n, b, sigma, alpha, step
     collinear = [np.array([2.0 * k, 0.0]) for k in range(b + 1)]
     got, worst = _hockey(pi, shifts, sigma, alpha), _hockey(pi, collinear, sigma, alpha)
     assert got[0] <= worst[0] + 1e-6 and got[1] <= worst[1] + 1e-6
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 50), b=st.integers(1, 6), extra=st.integers(1, 4), sigma=st.floats(0.5, 3.0),
+       alpha=st.floats(0.2, 8.0))
+def test_the_copies_pair_grows_with_the_batch(n, b, extra, sigma, alpha):
+    """theory.async_fl.as_run_privacy rounds batch sizes up: the copies pair of b draws is dominated by b' > b."""
+    z = np.linspace(-12.0, 12.0 + 4 * (b + extra), 40001) * sigma
+    q = stats.norm.pdf(z, scale=sigma)
+
+    def profile(size):
+        pi = stats.binom(size, 1.0 / n).pmf(np.arange(size + 1))
+        p = sum(w * stats.norm.pdf(z, 2.0 * k, sigma) for k, w in enumerate(pi))
+        dz = z[1] - z[0]
+        return float(np.sum(np.maximum(p - alpha * q, 0)) * dz), float(np.sum(np.maximum(q - alpha * p, 0)) * dz)
+
+    small, large = profile(b), profile(b + extra)
+    assert small[0] <= large[0] + 1e-7 and small[1] <= large[1] + 1e-7
