@@ -35,7 +35,7 @@ def decision(a, b) -> dict:
     return {"decision": DECISION[stats.effect_status(a, b)[0]]}
 
 
-#: iterations per run, every panel (the MLP panel is the most expensive part of make figures: README, per-target times)
+#: iterations per run, every panel (the MLP panel is the most expensive part of make figures: docs/figure_times.md)
 ITERATIONS = {"quick": 200, "full": 2000}
 
 
