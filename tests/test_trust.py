@@ -187,15 +187,3 @@ def test_exact_and_rigorous_verdicts_state_their_domain(c):
     _allowed("KNOWN_MISSING_DOMAIN", c.id, isinstance(domain, str) and bool(domain.strip()),
              f"{v.evidence_kind} evidence without evidence['domain'] ('whole stated domain', "
              "'exhaustive for lambda <= 120', 'one-sided: upper', ...)")
-
-
-def test_severity_override_and_default_rule():
-    assert ledger.default_severity("002.thm-3.1.x", "refuted") == "main-result-fails"
-    assert ledger.default_severity("002.thm-3.1.x", "holds-with-correction") == "wrong-constant-or-step"
-    assert ledger.default_severity("002.table-9.cells", "refuted") == "table-or-figure-value"
-    assert ledger.default_severity("002.lemma-B3.typo-index", "refuted") == "typo"
-    assert ledger.default_severity("002.thm-3.1.x", "holds") is None
-    with pytest.raises(ValueError, match="severity"):
-        ledger.claim(id="002.x.y", seed="002", lines="L1", statement="s", recorded="holds", severity="minor")
-    c = ledger.Claim("002.thm-1.x", "002", "L1", "s", "refuted", lambda: None, severity="typo")
-    assert c.severity_for("refuted") == "typo" and c.severity_for("holds") is None

@@ -43,10 +43,25 @@ claim's hypotheses at that point (raising :class:`HypothesisFails` when they do 
 the margin of the conclusion there, computed independently of the check where possible. The generic
 test recomputes every refuted claim's counterexample through it.
 
-Severity
---------
-Findings are ordered by :data:`SEVERITIES` (most consequential first); :func:`default_severity` gives
-the rule, and ``severity=`` on :func:`claim` overrides it for a claim.
+Results, roles and severity
+---------------------------
+Every claim names the paper result it belongs to (``result``: "Theorem 2", "Lemma B.3", "Table 3",
+"Fig 6", "Algorithm 1", "L312" for a sentence of the running text) and its ``role`` there (:data:`ROLES`):
+the result's conclusion, a hypothesis, a proof step, a constant, a definition, a printed value, a figure,
+a worked example, a remark, a typo, or ``method`` (a claim about how the suite accounts, not a finding
+on the paper). The severity of a finding is :func:`severity`, a function of the claim's role, its status
+and the status of its result's conclusion (the worst status over the result's ``conclusion`` claims);
+nothing reads the claim id. Claims that follow from one error share a ``cause`` (a short slug); each
+paper's summary counts findings by cause, and a claim without one is its own cause.
+
+Why, readings, arithmetic
+-------------------------
+A verdict that is not ``holds`` carries a ``why``: the argument in words and formulas, naming the
+numbers that decide it (computed, never typed in). A verdict that rests on a choice the paper leaves
+open lists the readings it checked (:class:`Reading`), the one the status uses first, with the seed
+line that supports it. ``arithmetic`` records what the computation used (:data:`ARITHMETIC`), so that
+the evidence kind can be held against it: ``exact`` means integer, rational or symbolic arithmetic only,
+``symbolic`` uses sympy, ``rigorous`` uses ball arithmetic.
 
 Claim ids read ``<seed>.<where>.<what>``, e.g. ``002.lemma-B3.conclusion``; seed is the three-digit
 prefix of the seed file (``000`` ... ``004``) or ``numerics`` for the accountants' own checks.
@@ -88,18 +103,51 @@ MARGIN_DEFINITION = (
     "How far the statement is from failing. Negative means the statement is violated, zero that it "
     "holds with equality, positive that it holds with room to spare. Unit: relative (slack / size of the "
     "compared quantity) unless the claim states evidence['margin_unit'].")
-#: severity of a finding, most consequential first (the report orders findings by it); see default_severity
-SEVERITIES = ("main-result-fails", "wrong-constant-or-step", "table-or-figure-value", "typo")
+#: what a claim is within its paper result (see ROLE_DEFINITIONS)
+ROLES = ("conclusion", "hypothesis", "proof-step", "constant", "definition", "printed-value", "figure",
+         "example", "remark", "typo", "method")
+ROLE_DEFINITIONS = {
+    "conclusion": "the conclusion a result states (a theorem's bound, a guarantee, a sentence's claim)",
+    "hypothesis": "a hypothesis or condition a result assumes",
+    "proof-step": "a step or displayed inequality of the proof",
+    "constant": "a constant or parameter value a result uses",
+    "definition": "a definition, or an algorithm step as specified",
+    "printed-value": "a number printed in a table, caption or the running text",
+    "figure": "what a figure or experiment shows",
+    "example": "a worked example",
+    "remark": "a remark or comparison that is not part of a result's conclusion",
+    "typo": "a typo that changes no result",
+    "method": "how the suite accounts or decides, not a statement of the paper (never a finding on it)",
+}
+#: the statuses that are findings on the paper
+FINDING_STATUSES = ("refuted", "holds-with-correction")
+#: severity of a finding, most consequential first (the report orders findings by it); see severity()
+SEVERITIES = ("result-fails", "result-unproven", "result-needs-correction", "wrong-constant-or-step",
+              "table-or-figure-value", "typo")
 SEVERITY_DEFINITIONS = {
-    "main-result-fails": "a main theorem, lemma or guarantee of the paper fails",
-    "wrong-constant-or-step": "a wrong constant, hypothesis or proof step in a result that still holds (or a "
-                              "secondary statement that fails)",
-    "table-or-figure-value": "a value in a table, figure or worked example",
+    "result-fails": "the conclusion of a stated result (theorem, lemma, corollary, guarantee, claim of the text) "
+                    "is refuted",
+    "result-unproven": "a hypothesis, step or constant of a result is refuted and the suite has not decided the "
+                       "result's conclusion (no conclusion claim, or it is open): the proof does not establish it",
+    "result-needs-correction": "the conclusion of a stated result holds only after a stated correction",
+    "wrong-constant-or-step": "a wrong hypothesis, proof step, constant, definition or remark in a result whose "
+                              "conclusion is decided (it holds, holds with a correction, or fails for its own reason)",
+    "table-or-figure-value": "a value printed in a table, figure, caption or worked example",
     "typo": "a typo that does not change any result",
 }
-#: where-parts (the middle of a claim id) that name a main result, and those that name a table or figure
-MAIN_RESULT_PREFIXES = ("thm", "theorem", "lemma", "cor", "prop", "abstract", "main")
-TABLE_FIGURE_PREFIXES = ("table", "fig", "figure", "example")
+#: the rule behind severity(), shown in the report's definitions
+SEVERITY_RULE = (
+    "Only refuted and holds-with-correction claims are findings, and never a claim whose role is `method`. "
+    "Role `typo` gives `typo`; roles `printed-value`, `figure` and `example` give `table-or-figure-value`; "
+    "role `conclusion` gives `result-fails` when refuted and `result-needs-correction` when corrected; every "
+    "other role (hypothesis, proof-step, constant, definition, remark) gives `result-unproven` when the claim "
+    "is refuted and its result's conclusion is undecided (no conclusion claim, open or not-reproduced), "
+    "else `wrong-constant-or-step`. The claim id is never read.")
+#: which status of a result's conclusions decides it, worst first
+CONCLUSION_ORDER = ("refuted", "holds-with-correction", "open", "not-reproduced", "holds")
+#: what a computation may have used (Verdict.arithmetic) and what each evidence kind allows
+ARITHMETIC = ("integer", "rational", "sympy", "arb", "mpmath", "float")
+EXACT_ARITHMETIC = ("integer", "rational", "sympy")
 #: the order statuses are listed in when they are not findings (after every finding)
 NON_FINDING_ORDER = ("open", "not-reproduced", "holds")
 
@@ -108,28 +156,47 @@ class HypothesisFails(AssertionError):
     """Raised by a claim's ``recheck`` when a counterexample does not satisfy the claim's hypotheses."""
 
 
-def default_severity(claim_id: str, status: str) -> "Optional[str]":
-    """The severity of a finding when the claim does not set one; ``None`` when ``status`` is no finding.
+def severity(role: Optional[str], status: str, conclusion_status: Optional[str] = None) -> Optional[str]:
+    """The severity of a claim's finding (:data:`SEVERITY_RULE`); ``None`` when it is no finding.
 
-    Rule: only ``refuted`` and ``holds-with-correction`` are findings. A claim whose id's ``<what>`` part
-    mentions ``typo`` is a typo; one whose ``<where>`` part starts with a table/figure/example prefix
-    (:data:`TABLE_FIGURE_PREFIXES`) is a table or figure value; a refuted claim whose ``<where>`` names a
-    theorem, lemma, corollary, proposition or the abstract (:data:`MAIN_RESULT_PREFIXES`) is a main result
-    that fails; everything else (a corrected result, a refuted algorithm step or constant) is a wrong
-    constant or step.
+    ``conclusion_status`` is the worst status (:data:`CONCLUSION_ORDER`) of the claims whose role is
+    ``conclusion`` in the same paper result, ``None`` when the result has none.
     """
-    if status not in ("refuted", "holds-with-correction"):
+    if status not in FINDING_STATUSES or role == "method":
         return None
-    parts = claim_id.split(".")
-    where = parts[1].lower() if len(parts) > 1 else ""
-    what = ".".join(parts[2:]).lower()
-    if "typo" in what:
+    if role == "typo":
         return "typo"
-    if where.startswith(TABLE_FIGURE_PREFIXES):
+    if role in ("printed-value", "figure", "example"):
         return "table-or-figure-value"
-    if status == "refuted" and where.startswith(MAIN_RESULT_PREFIXES):
-        return "main-result-fails"
+    if role == "conclusion":
+        return "result-fails" if status == "refuted" else "result-needs-correction"
+    if status == "refuted" and conclusion_status in (None, "open", "not-reproduced"):
+        return "result-unproven"
     return "wrong-constant-or-step"
+
+
+def conclusion_status(statuses) -> Optional[str]:
+    """The worst of a result's conclusion statuses (:data:`CONCLUSION_ORDER`), ``None`` for none."""
+    known = [s for s in statuses if s in CONCLUSION_ORDER]
+    return min(known, key=CONCLUSION_ORDER.index) if known else None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a choice the paper leaves open, and what the claim's check gives under it.
+
+    ``name`` says the choice ("noise std z*L, so replace-one moves the sum by 2L"), ``lines`` the seed
+    line(s) that support it, ``status``/``margin``/``why`` the outcome under it (computed)."""
+
+    name: str
+    lines: str
+    status: str
+    margin: Optional[float] = None
+    why: str = ""
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"reading status must be one of {STATUSES}, got {self.status!r}")
 
 
 @dataclass
@@ -142,6 +209,9 @@ class Verdict:
     evidence: dict = field(default_factory=dict)
     counterexample: Optional[dict] = None
     reason: str = ""
+    why: str = ""  # the argument, with its deciding numbers (required unless the status is holds)
+    readings: tuple = ()  # Reading values: the one this status uses first, then the alternatives checked
+    arithmetic: tuple = ()  # what the computation used, from ARITHMETIC
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -154,6 +224,28 @@ class Verdict:
             raise ValueError(f"a {self.status} verdict needs a reason")
         if self.evidence_kind == "sampled" and "points" not in self.evidence:
             raise ValueError("sampled evidence must state the number of points under evidence['points']")
+        self.arithmetic = tuple(self.arithmetic)
+        self.readings = tuple(self.readings)
+        check_arithmetic(self.evidence_kind, self.arithmetic)
+        if self.readings and self.readings[0].status != self.status:
+            raise ValueError(f"the first reading is the one the status uses: {self.readings[0].status!r} "
+                             f"is not {self.status!r}")
+
+
+def check_arithmetic(kind: str, arithmetic: tuple) -> None:
+    """Raise ValueError when ``arithmetic`` cannot back an evidence ``kind`` (empty means not stated)."""
+    unknown = [a for a in arithmetic if a not in ARITHMETIC]
+    if unknown:
+        raise ValueError(f"arithmetic must be drawn from {ARITHMETIC}, got {unknown}")
+    if not arithmetic:
+        return
+    if kind == "exact" and not set(arithmetic) <= set(EXACT_ARITHMETIC):
+        raise ValueError(f"exact evidence allows only {EXACT_ARITHMETIC} arithmetic, got {arithmetic}: "
+                         f"use 'numeric' for floats or mpmath at any precision")
+    if kind == "symbolic" and "sympy" not in arithmetic:
+        raise ValueError("symbolic evidence needs sympy among its arithmetic")
+    if kind == "rigorous" and "arb" not in arithmetic:
+        raise ValueError("rigorous evidence needs ball arithmetic ('arb') among its arithmetic")
 
 
 @dataclass(frozen=True)
@@ -168,8 +260,10 @@ class Claim:
     check: Callable[[], Verdict]
     version: str = "1"
     figure: Optional[str] = None  # path of a figure (PNG) the claim rests on, for the report
-    severity: Optional[str] = None  # overrides default_severity for this claim's findings
     recheck: Optional[Callable[[dict], float]] = None  # counterexample -> margin (see module docstring)
+    result: Optional[str] = None  # the paper result it belongs to: "Theorem 2", "Table 3", "L312"
+    role: Optional[str] = None  # one of ROLES
+    cause: Optional[str] = None  # slug shared by the claims that follow from one error
 
     @property
     def seed_file(self) -> Optional[str]:
@@ -181,25 +275,24 @@ class Claim:
             raise TypeError(f"claim {self.id} returned {type(v).__name__}, not Verdict")
         return v
 
-    def severity_for(self, status: str) -> Optional[str]:
-        """The severity of this claim's finding at ``status`` (``None`` when the status is no finding)."""
-        default = default_severity(self.id, status)
-        return self.severity if (default is not None and self.severity) else default
+    def severity_for(self, status: str, conclusion_status: Optional[str] = None) -> Optional[str]:
+        """The severity of this claim's finding at ``status`` (:func:`severity`)."""
+        return severity(self.role, status, conclusion_status)
 
 
 _REGISTRY: Dict[str, Claim] = {}
 
 
 def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, version: str = "1",
-          figure: Optional[str] = None, severity: Optional[str] = None,
-          recheck: Optional[Callable[[dict], float]] = None):
+          figure: Optional[str] = None, recheck: Optional[Callable[[dict], float]] = None,
+          result: Optional[str] = None, role: Optional[str] = None, cause: Optional[str] = None):
     """Register the decorated zero-argument function as the check of a ledger claim.
 
-    ``severity`` (one of :data:`SEVERITIES`) overrides :func:`default_severity` for this claim's findings;
-    ``recheck`` recomputes a counterexample's margin (see the module docstring).
+    ``result`` and ``role`` place the claim in its paper result (module docstring); ``cause`` groups the
+    claims that follow from one error; ``recheck`` recomputes a counterexample's margin.
     """
-    if severity is not None and severity not in SEVERITIES:
-        raise ValueError(f"severity must be one of {SEVERITIES}, got {severity!r}")
+    if role is not None and role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}, got {role!r}")
     if seed not in SEED_FILES:
         raise ValueError(f"unknown seed {seed!r}")
     if recorded not in STATUSES:
@@ -210,7 +303,8 @@ def claim(*, id: str, seed: str, lines: str, statement: str, recorded: str, vers
     def register(fn: Callable[[], Verdict]) -> Callable[[], Verdict]:
         if id in _REGISTRY and _REGISTRY[id].check.__qualname__ != fn.__qualname__:
             raise ValueError(f"duplicate claim id {id!r}")
-        _REGISTRY[id] = Claim(id, seed, lines, statement, recorded, fn, version, figure, severity, recheck)
+        _REGISTRY[id] = Claim(id, seed, lines, statement, recorded, fn, version, figure, recheck, result, role,
+                              cause)
         fn.claim_id = id
         return fn
 

@@ -29,6 +29,7 @@ differs from the one the ledger records.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import math
@@ -65,7 +66,10 @@ FLOAT_DIGITS = 12
 BATCH_SIZE = 24
 #: how many findings a paper's summary names (the table below it lists them all)
 TOP_FINDINGS = 5
-VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason")
+VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason", "why", "readings",
+                "arithmetic")
+#: what the ledger says of a claim beside its verdict
+CLAIM_KEYS = ("result", "role", "cause")
 
 
 # --- loading claims: a broken claim module is a reported error, not a crashed report ----------------
@@ -112,7 +116,8 @@ def evaluate_claim(claim_id: str, source: str = "") -> dict:
     seconds = time.perf_counter() - t0
     return jsonable({"status": v.status, "evidence_kind": v.evidence_kind, "margin": v.margin,
                      "evidence": v.evidence, "counterexample": v.counterexample, "reason": v.reason,
-                     "seconds": seconds})
+                     "why": v.why, "readings": [dataclasses.asdict(r) for r in v.readings],
+                     "arithmetic": list(v.arithmetic), "seconds": seconds})
 
 
 def _figure_state(figure: str) -> str:
@@ -173,16 +178,34 @@ def _entry(c: ledger.Claim, result) -> dict:
                   "evidence": {}, "counterexample": None, "reason": result.error}
     entry = {"id": c.id, "seed": c.seed, "lines": c.lines, "statement": c.statement,
              "recorded": c.recorded, "figure": c.figure}
+    entry.update({k: getattr(c, k) for k in CLAIM_KEYS})
     entry.update({k: result.get(k) for k in VERDICT_KEYS})
-    entry["severity"] = c.severity_for(entry["status"])
+    entry["why"] = entry["why"] or ""
+    entry["readings"] = entry["readings"] or []
+    entry["arithmetic"] = entry["arithmetic"] or []
+    entry["severity"] = None  # set by with_severities, which needs every conclusion's status
     entry["problem"] = problem_of(entry)
     return stable(entry)
+
+
+def with_severities(entries: List[dict]) -> List[dict]:
+    """Set each entry's severity (:func:`theory.ledger.severity`): a function of its role, its status and
+    the status of its result's conclusion claims, never of its id."""
+    conclusions: Dict[Tuple[str, str], list] = {}
+    for e in entries:
+        if e.get("role") == "conclusion" and e.get("result"):
+            conclusions.setdefault((e["seed"], e["result"]), []).append(e["status"])
+    for e in entries:
+        statuses = conclusions.get((e["seed"], e.get("result")), ())
+        e["severity"] = ledger.severity(e.get("role"), e["status"], ledger.conclusion_status(statuses))
+    return entries
 
 
 def _import_error_entry(module: str, error: str) -> dict:
     entry = {"id": module, "seed": "import", "lines": "", "statement": f"claim module {module} imports",
              "recorded": None, "figure": None, "status": ERROR, "evidence_kind": None, "margin": None,
-             "evidence": {}, "counterexample": None, "reason": error, "severity": None}
+             "evidence": {}, "counterexample": None, "reason": error, "severity": None, "result": None,
+             "role": None, "cause": None, "why": "", "readings": [], "arithmetic": []}
     entry["problem"] = problem_of(entry)
     return entry
 
@@ -234,7 +257,7 @@ def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: 
                      + f"; {problems} problem(s); {time.perf_counter() - t0:.1f} s elapsed")
     run.update(wall_time=time.perf_counter() - t0, fresh=fresh, claims=len(entries),
                seconds_per_claim=seconds)
-    return sorted(entries, key=lambda e: e["id"]), run
+    return with_severities(sorted(entries, key=lambda e: e["id"])), run
 
 
 # --- papers: title, authors, seed file, inventory ----------------------------------------------------
