@@ -44,7 +44,7 @@ Q1_POINTS = ({"sigma": 1.0, "steps": 1, "delta": 1e-5}, {"sigma": 2.0, "steps": 
 @claim(id="numerics.pld.q1-exact-gaussian", seed="numerics", lines="-",
        statement="At q = 1 the certified PLD interval [eps_lower, eps_upper] contains the exact "
                  "eps(delta) of the composed Gaussian mechanism (mu = sqrt(T)/sigma).",
-       recorded="holds")
+       recorded="holds", result="PLD accountant", role="method")
 def pld_contains_exact_gaussian() -> Verdict:
     from numerics.pld import epsilon_pld
     from numerics.schedule import Schedule
@@ -60,7 +60,9 @@ def pld_contains_exact_gaussian() -> Verdict:
     if worst >= 0:
         return Verdict("holds", "numeric", margin=worst, evidence=evidence)
     bad = min(rows, key=lambda r: min(r["exact"] - r["lower"], r["upper"] - r["exact"]))
-    return Verdict("refuted", "numeric", margin=worst, evidence=evidence, counterexample=bad)
+    return Verdict("refuted", "numeric", margin=worst, evidence=evidence, counterexample=bad,
+                   why=f"the exact eps = {bad['exact']:.6g} lies outside the certified "
+                       f"[{bad['lower']:.6g}, {bad['upper']:.6g}] at sigma = {bad['sigma']}, T = {bad['steps']}")
 
 
 PLD_RDP_GRID = {"q": (0.01, 0.2), "sigma": (0.8, 3.0), "steps": (10, 1000), "delta": 1e-5}
@@ -87,7 +89,7 @@ def _pld_on_grid() -> tuple:
 @claim(id="numerics.pld-vs-rdp", seed="numerics", lines="-",
        statement="On a grid, the certified PLD interval lies below the RDP upper bound: "
                  "eps_lower(PLD) <= eps_upper(PLD) <= eps(RDP).",
-       recorded="holds")
+       recorded="holds", result="PLD accountant", role="method")
 def pld_below_rdp() -> Verdict:
     from numerics.conversions import epsilon_rdp
 
@@ -103,13 +105,15 @@ def pld_below_rdp() -> Verdict:
     if worst >= 0 and all(r["pld_lower"] <= r["pld_upper"] for r in rows):
         return Verdict("holds", "sampled", margin=worst, evidence=evidence)
     bad = max(rows, key=lambda r: r["pld_upper_over_rdp"])
-    return Verdict("refuted", "sampled", margin=worst, evidence=evidence, counterexample=bad)
+    return Verdict("refuted", "sampled", margin=worst, evidence=evidence, counterexample=bad,
+                   why=f"PLD upper {bad['pld_upper']:.6g} exceeds RDP's {bad['rdp_upper']:.6g} at q = {bad['q']}, "
+                       f"sigma = {bad['sigma']}, T = {bad['steps']}")
 
 
 @claim(id="numerics.gdp-clt.not-an-upper-bound", seed="numerics", lines="-",
        statement="The GDP central-limit estimate (Poisson mu = q sqrt(T(e^{1/sigma^2}-1))) is no upper "
                  "bound: on a grid it falls below the certified PLD lower bound (an under-report).",
-       recorded="holds")
+       recorded="holds", result="GDP central-limit estimate", role="method")
 def clt_under_reports() -> Verdict:
     from numerics.gdp import epsilon_gdp_clt
 
@@ -126,4 +130,6 @@ def clt_under_reports() -> Verdict:
     if under:
         return Verdict("holds", "numeric", margin=1.0 - worst["clt_over_pld_lower"], evidence=evidence)
     return Verdict("refuted", "sampled", margin=1.0 - worst["clt_over_pld_lower"], evidence=evidence,
-                   counterexample={"grid": str(PLD_RDP_GRID), "closest": worst})
+                   counterexample={"grid": str(PLD_RDP_GRID), "closest": worst},
+                   why=f"the CLT estimate never falls below the certified PLD lower end on the grid (closest ratio "
+                       f"{worst['clt_over_pld_lower']:.6g})")
