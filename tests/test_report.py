@@ -22,7 +22,10 @@ def _holds():
 
 def _refuted():
     return ledger.Verdict("refuted", "exact", margin=-1.0, evidence={"lhs": 2, "rhs": 1, "domain": "q = 0.5"},
-                          counterexample={"q": 0.5, "sigma": 1.0 / 3.0})
+                          counterexample={"q": 0.5, "sigma": 1.0 / 3.0}, arithmetic=("rational",),
+                          why="lhs = 2 exceeds rhs = 1 at q = 1/2 (zebra-why)",
+                          readings=(ledger.Reading("noise std z*L", "L10", "refuted", -1.0),
+                                    ledger.Reading("noise std 2z*L", "L11", "holds", 0.5)))
 
 
 def _raises():
@@ -40,9 +43,12 @@ def _stale():
 GOOD = [
     ledger.Claim("numerics.fake.holds", "numerics", "L1", "A claim that holds | with a pipe.", "holds",
                  _holds, figure="figures/out/fake.png"),
-    ledger.Claim("002.fake.refuted", "002", "L10-12", "A refuted claim.", "refuted", _refuted),
-    ledger.Claim("002.table-1.refuted", "002", "L13", "A refuted table value.", "refuted", _refuted),
-    ledger.Claim("002.thm-1.refuted", "002", "L14", "A refuted theorem.", "refuted", _refuted),
+    ledger.Claim("002.fake.refuted", "002", "L10-12", "A refuted claim.", "refuted", _refuted,
+                 result="Theorem 1", role="proof-step", cause="002-one-error"),
+    ledger.Claim("002.table-1.refuted", "002", "L13", "A refuted table value.", "refuted", _refuted,
+                 result="Table 1", role="printed-value", cause="002-one-error"),
+    ledger.Claim("002.thm-1.refuted", "002", "L14", "A refuted theorem.", "refuted", _refuted,
+                 result="Theorem 1", role="conclusion"),
 ]
 CHANGED = ledger.Claim("002.fake.changed", "002", "L20", "A claim whose verdict changed.", "holds", _refuted)
 RAISES = ledger.Claim("000.fake.raises", "000", "L5", "A claim whose check raises.", "holds", _raises)
@@ -81,7 +87,7 @@ def test_a_clean_ledger_exits_zero_and_writes_the_files(out, capsys):
         assert required <= set(v) and "seconds" not in v                 # timings live in run.json
     by_id = {v["id"]: v for v in verdicts}
     assert by_id["002.fake.refuted"]["counterexample"] == {"q": 0.5, "sigma": 0.333333333333}
-    assert by_id["002.thm-1.refuted"]["severity"] == "main-result-fails"
+    assert by_id["002.thm-1.refuted"]["severity"] == "result-fails"
     assert by_id["002.table-1.refuted"]["severity"] == "table-or-figure-value"
     assert by_id["002.fake.refuted"]["severity"] == "wrong-constant-or-step"
     assert by_id["numerics.fake.holds"]["severity"] is None
@@ -96,15 +102,20 @@ def test_a_clean_ledger_exits_zero_and_writes_the_files(out, capsys):
 def test_markdown_has_definitions_paper_sections_and_findings_by_severity(out):
     report.build(fresh=True, backend="serial", out_dir=out)
     md = (out / "VERDICTS.md").read_text()
-    assert md.index("## Definitions") < md.index("## Problems") < md.index("## Seed 002")
-    assert ledger.MARGIN_DEFINITION in md
-    for kind in ledger.EVIDENCE_KINDS + ledger.SEVERITIES:
+    assert md.index("<summary>Definitions") < md.index("## Problems") < md.index("## Seed 002")
+    assert ledger.MARGIN_DEFINITION in md and ledger.SEVERITY_RULE in md
+    for kind in ledger.EVIDENCE_KINDS + ledger.SEVERITIES + ledger.ROLES:
         assert f"`{kind}`" in md
     assert "Seed file: `002_13c470b90c68bab6.txt`" in md
     assert "inventory coverage: no inventory" in md                     # the fake claims' package has none
     section = md[md.index("## Seed 002"):]
     order = [section.index(f"`{cid}`") for cid in ("002.thm-1.refuted", "002.fake.refuted", "002.table-1.refuted")]
-    assert order == sorted(order)                                        # main result > constant > table
+    assert order == sorted(order)                                        # result > its step > table
+    assert "**Why:** lhs = 2 exceeds rhs = 1" in section
+    assert "refuted under noise std z*L (L10); holds under noise std 2z*L (L11)" in section
+    assert "3 findings from 2 causes" in section                        # one cause shared by two findings
+    assert "#### Theorem 1: conclusion refuted" in section
+    assert "q = 0.5<br>sigma = 0.333333" in section                     # the counterexample as named values
     assert "[figure PNG](../figures/out/fake.png)" in md and "![" not in md  # a link, no thumbnail
     assert "with a pipe" in md and "\\|" in md                           # the table is not broken
 
@@ -273,3 +284,23 @@ def test_the_committed_verdicts_hold_no_timings():
     found = {k for k in keys(json.loads((root / "report" / "verdicts.json").read_text()))
              if k in ("seconds", "wall", "elapsed") or k.endswith("_seconds")}
     assert not found, found
+
+
+def test_html_rows_carry_their_why_for_the_filter_and_sort_lines_by_number(out):
+    """The filter searches a row's text, so the why must be inside the row; ids break only at dots; the lines
+    column sorts by the first line number; definitions are folded; the index shows each paper's top findings."""
+    import re
+
+    report.build(fresh=True, backend="serial", out_dir=out)
+    page = (out / "html" / "paper-002.html").read_text()
+    row = page[page.index('<tr id="002.fake.refuted"'):]
+    row = row[:row.index("</tr>\n")]
+    assert "zebra-why" in row and "Reading:" in row and "002-one-error" in row
+    assert '<table class="cx">' in row and "<th>sigma</th>" in row
+    assert '<td data-value="10.0">L10-12</td>' in row
+    assert re.search(r'<span class="idp">002\.</span><wbr><span class="idp">fake\.</span><wbr>', row)
+    assert "<details><summary>Definitions" in page and "<details open>" not in page
+    index = (out / "html" / "index.html").read_text()
+    assert "zebra-why" in index                                           # top findings with their why
+    js = (out / "html" / "report.js").read_text()
+    assert "row.textContent" in js

@@ -360,6 +360,108 @@ def format_margin(m) -> str:
     return "" if m is None else (f"{m:.4g}" if isinstance(m, float) else _cell(m))
 
 
+def format_value(v) -> str:
+    """A counterexample value as a reader wants it: floats to 6 significant digits, short lists inline."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        shown = ", ".join(format_value(x) for x in v[:6])
+        return f"[{shown}{', ...' if len(v) > 6 else ''}]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {format_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def counterexample_items(cx) -> List[Tuple[str, str]]:
+    """A counterexample as (name, value) rows; nested dicts flatten to dotted names."""
+    if not cx:
+        return []
+    if not isinstance(cx, dict):
+        return [("value", format_value(cx))]
+    rows: List[Tuple[str, str]] = []
+    for k, v in cx.items():
+        if isinstance(v, dict) and v:
+            rows += [(f"{k}.{name}", value) for name, value in counterexample_items(v)]
+        else:
+            rows.append((str(k), format_value(v)))
+    return rows
+
+
+def why_text(e: dict) -> str:
+    """The argument of a verdict: its why, else (open, not-reproduced, problems) its reason."""
+    return e.get("why") or (e["reason"] if e["status"] != "holds" else "") or ""
+
+
+def reading_text(e: dict) -> str:
+    """"refuted under every reading considered: A (L1); B (L2)" or "refuted under A (L1); holds under B (L2)"."""
+    readings = e.get("readings") or []
+    if not readings:
+        return ""
+    named = [f"{r['name']} ({r['lines']})" for r in readings]
+    if len(readings) > 1 and len({r["status"] for r in readings}) == 1:
+        return f"{readings[0]['status']} under every reading considered: " + "; ".join(named)
+    return "; ".join(f"{r['status']} under {n}" for r, n in zip(readings, named))
+
+
+def cause_of(e: dict) -> str:
+    """The error a finding follows from: its cause slug, else the claim itself."""
+    return e.get("cause") or e["id"]
+
+
+def is_finding(e: dict) -> bool:
+    return bool(e["problem"] or e["severity"])
+
+
+def top_findings(findings: List[dict], n: int = TOP_FINDINGS) -> List[dict]:
+    """The first ``n`` findings in report order, each cause once (its most consequential claim)."""
+    seen, out = set(), []
+    for e in findings:
+        if cause_of(e) not in seen:
+            seen.add(cause_of(e))
+            out.append(e)
+    return out[:n]
+
+
+def cause_counts(findings: List[dict]) -> str:
+    """"7 findings from 5 causes: 2 result-fails, 3 table-or-figure-value" (each cause at its worst severity)."""
+    worst: Dict[str, str] = {}
+    for e in findings:  # already in report order: the first claim of a cause is its worst
+        worst.setdefault(cause_of(e), e["problem"] or e["severity"])
+    by_severity = Counter(worst.values())
+    order = list(PROBLEMS) + list(ledger.SEVERITIES)
+    parts = ", ".join(f"{by_severity[k]} {k}" for k in order if by_severity.get(k))
+    return f"{len(findings)} findings from {len(worst)} causes" + (f": {parts}" if parts else "")
+
+
+def results_with_findings(group: List[dict]) -> List[Tuple[str, Optional[str], List[dict]]]:
+    """[(result, status of its conclusion, its claims: conclusions first, then the findings among the rest)]
+    for every result with a finding, most consequential first."""
+    by_result: Dict[str, List[dict]] = {}
+    for e in group:
+        by_result.setdefault(e.get("result") or "(no result named)", []).append(e)
+    out = []
+    for result, entries in by_result.items():
+        findings = [e for e in entries if is_finding(e)]
+        if not findings:
+            continue
+        conclusions = [e for e in entries if e.get("role") == "conclusion"]
+        steps = [e for e in findings if e.get("role") != "conclusion"]
+        shown = ordered(conclusions) + ordered(steps)
+        status = ledger.conclusion_status([e["status"] for e in conclusions])
+        out.append((result, status, shown, order_key(ordered(findings)[0])))
+    return [(r, s, shown) for r, s, shown, _ in sorted(out, key=lambda t: t[3])]
+
+
+def lines_value(lines: str) -> float:
+    """The first line number in a lines string ("L312-L320, L401" -> 312), for sorting; inf when none."""
+    import re
+
+    m = re.search(r"\d+", lines or "")
+    return float(m.group()) if m else math.inf
+
+
 def status_text(e: dict) -> str:
     if e["problem"] == "mismatch":
         return f"{e['status']} ⚠ ledger records {e['recorded']}"
@@ -391,32 +493,88 @@ def coverage_text(paper: Paper) -> str:
 
 
 def definitions_markdown() -> List[str]:
-    lines = ["## Definitions", "", f"**Margin.** {ledger.MARGIN_DEFINITION}", "", "**Statuses.**", ""]
+    lines = ["<details><summary>Definitions (margin, statuses, evidence kinds, roles, severity, problems)</summary>",
+             "", f"**Margin.** {ledger.MARGIN_DEFINITION}", "", "**Statuses.**", ""]
     lines += [f"- `{s}`: {d}" for s, d in ledger.STATUS_DEFINITIONS.items()]
     lines += ["", "**Evidence kinds** (strongest first).", ""]
     lines += [f"- `{k}`: {d}" for k, d in ledger.EVIDENCE_DEFINITIONS.items()]
-    lines += ["", "**Severity of a finding** (most consequential first; the rule is "
-              "`theory.ledger.default_severity`, a claim may override it).", ""]
+    lines += ["", "**Roles** (what a claim is within its paper result).", ""]
+    lines += [f"- `{k}`: {d}" for k, d in ledger.ROLE_DEFINITIONS.items()]
+    lines += ["", f"**Severity of a finding** (most consequential first). {ledger.SEVERITY_RULE}", ""]
     lines += [f"{i}. `{s}`: {ledger.SEVERITY_DEFINITIONS[s]}" for i, s in enumerate(ledger.SEVERITIES, 1)]
-    lines += ["", "**Problems** (any one makes `make report` exit non-zero).", ""]
+    lines += ["", "**Causes.** Findings that follow from one error share a cause and count once.", "",
+              "**Problems** (any one makes `make report` exit non-zero).", ""]
     lines += [f"- `{p}`: {d}" for p, d in PROBLEMS.items()]
-    return lines + [""]
+    return lines + ["", "</details>", ""]
+
+
+def _cx_markdown(cx) -> str:
+    return "<br>".join(f"{_cell(k)} = {_cell(v)}" for k, v in counterexample_items(cx))
+
+
+def _argument_markdown(e: dict, md_dir: Path) -> str:
+    """The statement cell: the statement, then the why, the reading and the cause."""
+    text = _cell(e["statement"])
+    why = why_text(e)
+    if why:
+        text += f"<br>**Why:** {_cell(why)}"
+    reading = reading_text(e)
+    if reading:
+        text += f"<br>**Reading:** {_cell(reading)}"
+    if e.get("cause") and is_finding(e):
+        text += f"<br>**Cause:** `{e['cause']}`"
+    if e.get("figure"):
+        href = figure_href(e["figure"], md_dir)
+        text += f" ([figure PNG]({href}))" if href else f" (figure {_cell(e['figure'])} missing)"
+    return text
 
 
 def _table(entries: List[dict], md_dir: Path) -> List[str]:
-    lines = ["| id | lines | statement | status | severity | evidence | margin | counterexample |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| id | lines | role | statement, why, reading | status | severity | evidence | margin | counterexample |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for e in entries:
-        text = _cell(e["statement"])
-        if e["reason"] and e["status"] != "holds":
-            text += f" — *{_cell(e['reason'])}*"
-        if e.get("figure"):
-            href = figure_href(e["figure"], md_dir)
-            text += f" ([figure PNG]({href}))" if href else f" (figure {_cell(e['figure'])} missing)"
-        cx = _cell(e["counterexample"]) if e["counterexample"] else ""
-        lines.append(f"| <a id=\"{e['id']}\"></a>`{e['id']}` | {e['lines']} | {text} | {status_text(e)} | "
-                     f"{e['severity'] or ''} | {e['evidence_kind'] or ''} | {format_margin(e['margin'])} | {cx} |")
+        lines.append(f"| <a id=\"{e['id']}\"></a>`{e['id']}` | {e['lines']} | {e.get('role') or ''} | "
+                     f"{_argument_markdown(e, md_dir)} | {status_text(e)} | {e['severity'] or ''} | "
+                     f"{e['evidence_kind'] or ''} | {format_margin(e['margin'])} | {_cx_markdown(e['counterexample'])} |")
     return lines + [""]
+
+
+def _top_markdown(findings: List[dict]) -> List[str]:
+    return [f"  - [`{e['id']}`](#{e['id']}) ({e['problem'] or e['severity']}; {e.get('result') or ''}): "
+            f"{_cell(why_text(e)) or _cell(e['statement'])}" for e in top_findings(findings)]
+
+
+def paper_markdown(seed: str, paper: Paper, entries: List[dict], md_dir: Path) -> List[str]:
+    group = ordered([e for e in entries if e["seed"] == seed])
+    statuses, kinds = counts_text(group)
+    findings = [e for e in group if is_finding(e)]
+    method = [e for e in group if e.get("role") == "method" and not e["problem"]]
+    rest = [e for e in group if not is_finding(e) and e not in method]
+    lines = [f"## {paper.title}", "", f"{paper.authors}. Seed file: `{paper.seed_file or 'none'}`.", "",
+             f"- claims: {len(group)}: {statuses}",
+             f"- evidence: {kinds}",
+             f"- inventory coverage: {coverage_text(paper)}",
+             f"- findings: {cause_counts(findings)}"]
+    uncovered = paper.uncovered()
+    if uncovered:
+        lines.append("- uncovered items: " + "; ".join(f"{i.label} ({i.lines})" for i in uncovered))
+    if findings:
+        lines += ["- top findings (each cause once):"] + _top_markdown(findings)
+    lines += ["", "### Findings by result (the conclusion's verdict, then its steps)", ""]
+    results = results_with_findings([e for e in group if e not in method])
+    if not results:
+        lines += ["None.", ""]
+    for result, status, shown in results:
+        lines += [f"#### {result}: conclusion {status or 'not checked by a claim'}", ""]
+        lines += _table(shown, md_dir)
+    lines += ["### Other claims", ""]
+    shown_ids = {e["id"] for _, _, shown in results for e in shown}
+    others = [e for e in rest if e["id"] not in shown_ids]
+    lines += _table(others, md_dir) if others else ["None.", ""]
+    if method:
+        lines += ["### About the suite (method claims: how we account or decide, never findings on the paper)", ""]
+        lines += _table(method, md_dir)
+    return lines
 
 
 def render_markdown(entries: List[dict], papers: Dict[str, Paper], md_dir: Path = REPORT_DIR) -> str:
@@ -435,24 +593,7 @@ def render_markdown(entries: List[dict], papers: Dict[str, Paper], md_dir: Path 
                      "status is the recorded one.")
     lines.append("")
     for seed, paper in papers.items():
-        group = ordered([e for e in entries if e["seed"] == seed])
-        statuses, kinds = counts_text(group)
-        lines += [f"## {paper.title}", "", f"{paper.authors}. Seed file: `{paper.seed_file or 'none'}`.", "",
-                  f"- claims: {len(group)}: {statuses}",
-                  f"- evidence: {kinds}",
-                  f"- inventory coverage: {coverage_text(paper)}"]
-        uncovered = paper.uncovered()
-        if uncovered:
-            lines.append("- uncovered items: " + "; ".join(f"{i.label} ({i.lines})" for i in uncovered))
-        findings = [e for e in group if e["problem"] or e["severity"]]
-        rest = [e for e in group if not (e["problem"] or e["severity"])]
-        if findings:
-            lines.append(f"- most consequential ({len(findings)} findings in all): " + "; ".join(
-                f"[`{e['id']}`](#{e['id']}) ({e['problem'] or e['severity']})" for e in findings[:TOP_FINDINGS]))
-        lines += ["", "### Findings, most consequential first", ""]
-        lines += _table(findings, md_dir) if findings else ["None.", ""]
-        lines += ["### Other claims", ""]
-        lines += _table(rest, md_dir) if rest else ["None.", ""]
+        lines += paper_markdown(seed, paper, entries, md_dir)
     return "\n".join(lines)
 
 
@@ -464,12 +605,15 @@ def verdicts_json(entries: List[dict]) -> str:
 
 
 def _row(e: dict, html_dir: Path, page: str) -> dict:
-    return {"id": e["id"], "page": page, "lines": e["lines"], "statement": e["statement"], "reason": e["reason"],
-            "status": e["status"], "status_text": status_text(e), "problem": e["problem"],
-            "severity": e["severity"], "rank": order_key(e)[0] * 10 + order_key(e)[1],
+    return {"id": e["id"], "id_parts": e["id"].split("."), "page": page, "lines": e["lines"],
+            "lines_value": lines_value(e["lines"]) if math.isfinite(lines_value(e["lines"])) else "",
+            "statement": e["statement"], "reason": e["reason"], "why": why_text(e), "reading": reading_text(e),
+            "cause": e.get("cause") if is_finding(e) else None, "result": e.get("result") or "",
+            "role": e.get("role") or "", "status": e["status"], "status_text": status_text(e),
+            "problem": e["problem"], "severity": e["severity"], "rank": order_key(e)[0] * 10 + order_key(e)[1],
             "evidence_kind": e["evidence_kind"], "margin": format_margin(e["margin"]),
             "margin_value": e["margin"] if isinstance(e["margin"], (int, float)) else "",
-            "counterexample": _cell(e["counterexample"]) if e["counterexample"] else "",
+            "counterexample": counterexample_items(e["counterexample"]),
             "figure": e.get("figure"),
             "figure_href": figure_href(e["figure"], html_dir) if e.get("figure") else None}
 
@@ -481,24 +625,35 @@ def site_view(entries: List[dict], papers: Dict[str, Paper], html_dir: Path) -> 
     for seed, paper in papers.items():
         group = ordered([e for e in entries if e["seed"] == seed])
         statuses, kinds = counts_text(group)
-        rows = [_row(e, html_dir, page_of[seed]) for e in group]
+        findings = [e for e in group if is_finding(e)]
+        method = [e for e in group if e.get("role") == "method" and not e["problem"]]
+        results = results_with_findings([e for e in group if e not in method])
+        shown_ids = {e["id"] for _, _, shown in results for e in shown}
+        row = lambda e: _row(e, html_dir, page_of[seed])  # noqa: E731
+        rows = [row(e) for e in group]
         figures: Dict[str, list] = {}
         for r in rows:
             if r["figure_href"]:
                 figures.setdefault(r["figure"], []).append(r["id"])
         views.append({"seed": seed, "slug": paper.slug, "title": paper.title, "authors": paper.authors,
                       "seed_file": paper.seed_file, "statuses": statuses, "kinds": kinds,
-                      "coverage": coverage_text(paper),
+                      "coverage": coverage_text(paper), "causes": cause_counts(findings),
                       "uncovered": [f"{i.label} ({i.lines})" for i in paper.uncovered()], "claims": rows,
-                      "top": [r for r in rows if r["problem"] or r["severity"]][:TOP_FINDINGS],
-                      "findings": sum(1 for r in rows if r["problem"] or r["severity"]),
+                      "top": [row(e) for e in top_findings(findings)], "findings": len(findings),
+                      "results": [{"result": r, "status": s or "not checked by a claim",
+                                   "claims": [row(e) for e in shown]} for r, s, shown in results],
+                      "others": [row(e) for e in group
+                                 if not is_finding(e) and e not in method and e["id"] not in shown_ids],
+                      "method": [row(e) for e in method],
                       "figures": [{"path": f, "href": figure_href(f, html_dir), "claims": ids}
                                   for f, ids in sorted(figures.items())]})
     problems = [_row(e, html_dir, page_of.get(e["seed"], "index.html")) for e in ordered(entries) if e["problem"]]
     return {"summary": summary_line(entries), "margin_definition": ledger.MARGIN_DEFINITION,
             "statuses": list(ledger.STATUS_DEFINITIONS.items()),
             "evidence_kinds": list(ledger.EVIDENCE_DEFINITIONS.items()),
+            "roles": list(ledger.ROLE_DEFINITIONS.items()),
             "severities": [(s, ledger.SEVERITY_DEFINITIONS[s]) for s in ledger.SEVERITIES],
+            "severity_rule": ledger.SEVERITY_RULE,
             "problem_kinds": list(PROBLEMS.items()),
             "status_names": list(ledger.STATUSES) + [ERROR, STALE],
             "problems": problems, "papers": views}
