@@ -72,7 +72,7 @@ for _t in BUDGET_TABLES:
           statement=f"Every configuration of Table {_t}, accounted as Algorithm 1 runs it (a fixed-size batch of s of N "
                     f"without replacement, L79; noise C sigma on the sum; add/remove; T = ceil(K/s) rounds), meets "
                     f"its printed epsilon label at the table's delta.",
-          recorded="holds")(lambda t=_t: table_verdict(t))
+          recorded="holds", result=f"Table {_t}", role="printed-value")(lambda t=_t: table_verdict(t))
 
 
 def recheck_footnote_5(cx: dict) -> float:
@@ -94,7 +94,7 @@ def recheck_footnote_5(cx: dict) -> float:
        statement="Footnote 5: noise C (not 2C) suffices for Algorithm 1's fixed-size batches because the Poisson analysis "
                  "applies: at every setting of Tables 6-8 the fixed-size mechanism's epsilon is at most that of the "
                  "Poisson-subsampled Gaussian at q = s/N.",
-       recorded="refuted")
+       recorded="refuted", result="L182", role="conclusion")
 def footnote_5() -> Verdict:
     rs = [r for t in BUDGET_TABLES for r in accounted(t)]
     worst = max(rs, key=lambda r: r["ratio_fixed_lower_over_poisson_upper"])

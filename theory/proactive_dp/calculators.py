@@ -276,19 +276,19 @@ _STATEMENT_9_11 = ("Every printed cell of Table {t} is what the D.4 calculator a
 
 
 @claim(id="002.table-9.cells", seed="002", lines="L1598-1606", statement=_STATEMENT_9_11.format(t=9),
-       recorded="refuted")
+       recorded="refuted", result="Table 9", role="printed-value", cause="002-tables-9-11-asym-at-2k-epochs")
 def check_table_9() -> Verdict:
     return _table_claim(9)
 
 
 @claim(id="002.table-10.cells", seed="002", lines="L1598, L1608-1614", statement=_STATEMENT_9_11.format(t=10),
-       recorded="refuted")
+       recorded="refuted", result="Table 10", role="printed-value", cause="002-tables-9-11-asym-at-2k-epochs")
 def check_table_10() -> Verdict:
     return _table_claim(10)
 
 
 @claim(id="002.table-11.cells", seed="002", lines="L1598, L1616-1622", statement=_STATEMENT_9_11.format(t=11),
-       recorded="refuted")
+       recorded="refuted", result="Table 11", role="printed-value", cause="002-tables-9-11-asym-at-2k-epochs")
 def check_table_11() -> Verdict:
     return _table_claim(11)
 
@@ -297,7 +297,7 @@ def check_table_11() -> Verdict:
 
 @claim(id="002.calc-D4.step1", seed="002", lines="L1580, L132",
        statement="D.4 step 1, epsilon = 2 ln(1/delta)/(sigma^2 - 2), is relation (6) solved for epsilon.",
-       recorded="holds")
+       recorded="holds", result="Calculator D.4", role="definition")
 def check_d4_step1() -> Verdict:
     eps, sig, L = sp.symbols("epsilon sigma L", positive=True)
     sols = sp.solve(sp.Eq(sig**2, 2 * (eps + L) / eps), eps)
@@ -311,7 +311,7 @@ def check_d4_step1() -> Verdict:
 @claim(id="002.calc-D4.stopping-rule", seed="002", lines="L1581-1585",
        statement="When D.4's iteration stops (gamma_new - gamma <= 0.0001 gamma), gamma has converged to "
                  "within 0.01% of the solution of (55).",
-       recorded="refuted")
+       recorded="refuted", result="Calculator D.4", role="definition")
 def check_d4_stopping() -> Verdict:
     rows = []
     for t, spec in CALCULATOR_TABLES.items():
@@ -369,19 +369,19 @@ _STATEMENT_6_8 = ("The sigma column of Table {t} is the E.1 calculator's sigma (
 
 
 @claim(id="002.table-6.sigma-column", seed="002", lines="L1516-1524, L1660-1662",
-       statement=_STATEMENT_6_8.format(t=6), recorded="refuted")
+       statement=_STATEMENT_6_8.format(t=6), recorded="refuted", result="Table 6", role="printed-value", cause="002-tables-sigma-ln-only")
 def check_table_6() -> Verdict:
     return _budget_table_claim(6)
 
 
 @claim(id="002.table-7.sigma-column", seed="002", lines="L1548-1557, L1660-1662",
-       statement=_STATEMENT_6_8.format(t=7), recorded="refuted")
+       statement=_STATEMENT_6_8.format(t=7), recorded="refuted", result="Table 7", role="printed-value", cause="002-tables-sigma-ln-only")
 def check_table_7() -> Verdict:
     return _budget_table_claim(7)
 
 
 @claim(id="002.table-8.sigma-column", seed="002", lines="L1563-1572, L1660-1662",
-       statement=_STATEMENT_6_8.format(t=8), recorded="refuted")
+       statement=_STATEMENT_6_8.format(t=8), recorded="refuted", result="Table 8", role="printed-value", cause="002-tables-sigma-ln-only")
 def check_table_8() -> Verdict:
     return _budget_table_claim(8)
 
@@ -389,7 +389,7 @@ def check_table_8() -> Verdict:
 @claim(id="002.calc-E1.s-column", seed="002", lines="L1516-1572, L1667-1668",
        statement="Each row's sample size s in Tables 6-8 is where E.1 stops for the row's epsilon label: valid at s "
                  "and invalid at s + 1.",
-       recorded="refuted")
+       recorded="refuted", result="Tables 6-8", role="printed-value")
 def check_e1_s_column() -> Verdict:
     rows = []
     for t, spec in BUDGET_TABLES.items():
@@ -463,7 +463,7 @@ def certified_columns(table: int) -> dict:
 @claim(id="002.calc-D4.L1598", seed="002", lines="L1598",
        statement="Since the f-DP epsilon is tight, epsilon_target cannot be achieved with T_min,asym rounds "
                  "(s_max,asym) in the settings of Tables 9-11.",
-       recorded="refuted")
+       recorded="refuted", result="L1598", role="conclusion", cause="002-tables-9-11-asym-at-2k-epochs")
 def check_l1598() -> Verdict:
 
     rows = []
@@ -522,7 +522,7 @@ def two_block_scenario() -> dict:
 @claim(id="002.calc-E1.scan-later-block", seed="002", lines="L1653-1668",
        statement="For a later block (j > 0) E.1's scan s_j = 1, 2, ... stopping at the first invalid s_j finds the "
                  "largest valid s_j (or correctly reports that none exists).",
-       recorded="refuted")
+       recorded="refuted", result="Calculator E.1", role="definition")
 def check_e1_scan_later_block() -> Verdict:
     sc = two_block_scenario()
     lit, valid = sc["literal"], sc["valid_s"]
@@ -543,7 +543,7 @@ def check_e1_scan_later_block() -> Verdict:
 @claim(id="002.calc-E1.guarantee-two-blocks", seed="002", lines="L1645-1668",
        statement="The two-block schedule E.1 produces (block 1 at the largest valid s_1, sigma lowered) is "
                  "(epsilon, 1/N)-DP for E.1's epsilon (L1668: 'Our theory proves that we satisfy ...').",
-       recorded="holds")
+       recorded="holds", result="Calculator E.1", role="conclusion")
 def check_e1_two_blocks() -> Verdict:
     from numerics.pld import epsilon_pld
     from numerics.schedule import Phase, Schedule

@@ -50,7 +50,7 @@ def active_branch(x, r, rho, rho_hat) -> str:
 @claim(id="002.cx.inversion", seed="002", lines="L808-826",
        statement="Given c_1, the largest c_0 with c_0 <= 2/(rho-hat c_1) and (r rho/2) c_1 c_0^2 + c_0 - 1 <= 0 is "
                  "c(c_1) = min{(sqrt(2 r rho c_1 + 1) - 1)/(r rho c_1), 2/(rho-hat c_1)}.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="proof-step")
 def check_inversion() -> Verdict:
     quad = R * RHO / 2 * X * C0 ** 2 + C0 - 1
     roots = sp.solve(sp.Eq(quad, 0), C0)
@@ -72,7 +72,7 @@ def check_inversion() -> Verdict:
 
 @claim(id="002.cx.branch-41", seed="002", lines="L896-902",
        statement="c(x) = 2/(rho-hat x) iff x >= 2 r rho/rho-hat^2 + 2/rho-hat (41).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_branch_41() -> Verdict:
     # first branch >= second  <=>  sqrt(2 r rho x + 1) >= 1 + 2 r rho/rho_hat (both sides > 0, square)
     lhs_sq = 2 * R * RHO * X + 1
@@ -108,7 +108,7 @@ def _sigma_bound_with_second_branch():
 @claim(id="002.cx.sigma-L922", seed="002", lines="L916-922",
        statement="With c_0 = 2/(rho-hat c_1), Theorem B.2's bound equals sqrt(rho-hat S-hat_2/S-hat_1) "
                  "sqrt(2(eps + ln(1/delta))/eps).",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Theorem B.4", role="proof-step")
 def check_sigma_l922() -> Verdict:
     bound = _sigma_bound_with_second_branch()
     base = sp.sqrt(2 * (EPS + L) / EPS)
@@ -132,7 +132,7 @@ def check_sigma_l922() -> Verdict:
 @claim(id="002.cx.eq42", seed="002", lines="L924-932",
        statement="With rho-hat = S-hat_1^2/S-hat_2 the sigma bound becomes (42) sigma >= sqrt(2(eps + ln(1/delta))/eps), "
                  "which implies sigma >= 216/215.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_eq42() -> Verdict:
     bound = _sigma_bound_with_second_branch().subs(RHO_HAT, S1 ** 2 / S2)
     eq42 = sp.sqrt(2 * (EPS + L) / EPS)
@@ -149,7 +149,7 @@ def check_eq42() -> Verdict:
 @claim(id="002.cx.eq43", seed="002", lines="L910-936",
        statement="With rho = S-hat_1 S-hat_3/S-hat_2^2, rho-hat = S-hat_1^2/S-hat_2 and x = c_1 = eps/(T S-hat_1^2), "
                  "(41) holds iff (43) eps >= (2 r S-hat_3/S-hat_1 + 2 S-hat_2) T.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_eq43() -> Verdict:
     rho, rho_hat = S1 * S3 / S2 ** 2, S1 ** 2 / S2
     x = EPS / (T * S1 ** 2)
@@ -168,7 +168,7 @@ def check_eq43() -> Verdict:
 
 @claim(id="002.cx.bounded-decreasing", seed="002", lines="L478, L808-826",
        statement="c(x) <= 1 and c is decreasing in x (so c_0 = c(c_1) <= 1, used implicitly when (25) needs 1 - c_0 >= 0).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="proof-step")
 def check_bounded_decreasing() -> Verdict:
     y = sp.symbols("y", positive=True)  # y = r rho x
     f = (sp.sqrt(2 * y + 1) - 1) / y

@@ -64,37 +64,37 @@ _STATEMENT = ("Every configuration trained with the parameters of Table {t} sati
 
 
 @claim(id="002.experiments.table-3", seed="002", lines="L1404-1417", statement=_STATEMENT.format(t=3),
-       recorded="holds")
+       recorded="holds", result="Table 3", role="printed-value")
 def check_table_3() -> Verdict:
     return _label_claim("table-3")
 
 
 @claim(id="002.experiments.table-4", seed="002", lines="L1441-1454", statement=_STATEMENT.format(t=4),
-       recorded="holds")
+       recorded="holds", result="Table 4", role="printed-value")
 def check_table_4() -> Verdict:
     return _label_claim("table-4")
 
 
 @claim(id="002.experiments.table-5", seed="002", lines="L1465-1478", statement=_STATEMENT.format(t=5),
-       recorded="holds")
+       recorded="holds", result="Table 5", role="printed-value")
 def check_table_5() -> Verdict:
     return _label_claim("table-5")
 
 
 @claim(id="002.experiments.table-6", seed="002", lines="L1516-1524", statement=_STATEMENT.format(t=6),
-       recorded="holds")
+       recorded="holds", result="Table 6", role="printed-value")
 def check_table_6() -> Verdict:
     return _label_claim("table-6")
 
 
 @claim(id="002.experiments.table-7", seed="002", lines="L1548-1557", statement=_STATEMENT.format(t=7),
-       recorded="holds")
+       recorded="holds", result="Table 7", role="printed-value")
 def check_table_7() -> Verdict:
     return _label_claim("table-7")
 
 
 @claim(id="002.experiments.table-8", seed="002", lines="L1563-1572", statement=_STATEMENT.format(t=8),
-       recorded="holds")
+       recorded="holds", result="Table 8", role="printed-value")
 def check_table_8() -> Verdict:
     return _label_claim("table-8")
 
@@ -110,7 +110,7 @@ def _all_rows() -> list:
 @claim(id="002.experiments.sigma-meets-35", seed="002", lines="L1404-1572, L854",
        statement="Every (epsilon, sigma) pair the experiments use satisfies (35), sigma >= sqrt(2(eps + ln(1/delta))/eps), "
                  "as the text says they follow Theorem B.4.",
-       recorded="refuted")
+       recorded="refuted", result="Tables 3-8", role="printed-value", cause="002-tables-sigma-ln-only")
 def check_sigma_35() -> Verdict:
 
     rows = []
@@ -184,7 +184,7 @@ _LABEL_STATEMENT = ("Each epsilon label of Table {t} is, to the digits it is pri
 @claim(id="002.table-6.budget-L1520", seed="002", lines="L1520",
        statement="Table 6's row (0.1, 1e-4) with sigma = 13.06742 meets the budget epsilon <= 0.1 under the rule the "
                  "other rows follow (epsilon = 2 ln(1/delta)/sigma^2).",
-       recorded="refuted")
+       recorded="refuted", result="Table 6", role="printed-value")
 def check_budget_l1520() -> Verdict:
     row = next(r for r in label_rows(6) if r["line"] == "L1520")
     ev = {"row": row, "margin_unit": "relative: (label - epsilon(sigma))/label",
@@ -199,18 +199,18 @@ def check_budget_l1520() -> Verdict:
 
 
 @claim(id="002.table-6.epsilon-labels", seed="002", lines="L1516-1524", statement=_LABEL_STATEMENT.format(t=6),
-       recorded="holds", version="2")
+       recorded="holds", result="Table 6", role="printed-value", version="2")
 def check_labels_6() -> Verdict:
     return _labels_claim(6)
 
 
 @claim(id="002.table-7.epsilon-labels", seed="002", lines="L1548-1557", statement=_LABEL_STATEMENT.format(t=7),
-       recorded="holds", version="2")
+       recorded="holds", result="Table 7", role="printed-value", version="2")
 def check_labels_7() -> Verdict:
     return _labels_claim(7)
 
 
 @claim(id="002.table-8.epsilon-labels", seed="002", lines="L1563-1572", statement=_LABEL_STATEMENT.format(t=8),
-       recorded="refuted", version="2")
+       recorded="refuted", result="Table 8", role="printed-value", version="2")
 def check_labels_8() -> Verdict:
     return _labels_claim(8)

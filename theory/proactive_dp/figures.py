@@ -25,7 +25,7 @@ LENET_REASON = ("real MNIST-5k, but a 784-32-10 MLP instead of the paper's LeNet
 @claim(id="002.fig7.larger-s-better", seed="002", lines="L1428-L1430",
        statement="Under DP at the Table 3 setting (sigma = 19.29962, C = 0.1, same K), s = 26 reaches a higher "
                  "test accuracy than s = 1 (strongly convex).",
-       recorded="not-reproduced", figure="figures/out/fig_002_s_sweep.png")
+       recorded="not-reproduced", result="Fig 7", role="figure", figure="figures/out/fig_002_s_sweep.png")
 def fig7_larger_s():
     finals, seeds, source, rec = final_accuracies("fig_002_s_sweep", "strongly-convex")
     st, tests = stats.effect_status(finals["s=26"], finals["s=1"], seeds=seeds["s=26"])
@@ -59,7 +59,7 @@ def _budget_verdict(label: str, limit: float, reason: str) -> Verdict:
 @claim(id="002.fig11.eps-0.04945-loss-about-10pct", seed="002", lines="L1496",
        statement="At epsilon = 0.04945 (Table 6 row 1) the test accuracy is at most about 10 points below "
                  "non-DP (strongly convex; L276: 86 % vs 93 %).",
-       recorded="not-reproduced", figure="figures/out/fig_002_eps_sweep.png")
+       recorded="not-reproduced", result="Fig 11", role="figure", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_small():
     # "about 10 %" (L1496), read as percentage points of accuracy
     return _budget_verdict("eps=0.04945", FS["fig11_loss_percent"].value / 100,
@@ -69,7 +69,7 @@ def fig11_eps_small():
 @claim(id="002.fig11.eps-0.1-close-to-non-dp", seed="002", lines="L1496, L276",
        statement="At epsilon = 0.1 (Table 6 row 2) the test accuracy comes very close to non-DP (L276: 91 % vs "
                  "93 %, i.e. within about 3 points).",
-       recorded="not-reproduced", figure="figures/out/fig_002_eps_sweep.png")
+       recorded="not-reproduced", result="Fig 11", role="figure", figure="figures/out/fig_002_eps_sweep.png")
 def fig11_eps_01():
     # L276's 2-point gap plus one point of rounding slack: our reading of "very close"
     return _budget_verdict("eps=0.1", 0.03, "the non-inferiority test at 3 points is not significant either way")
@@ -99,7 +99,7 @@ def _sigma_table(sig: dict) -> dict:
 @claim(id="002.fig4.sigma-range-c-0.1", seed="002", lines="L1381",
        statement="With C = 0.1 the largest sigma that keeps the accuracy fraction acc(w*+n)/acc(w*) at or above "
                  "0.9 lies in [18, 22] (strongly convex).",
-       recorded="not-reproduced", figure="figures/out/fig_002_utility.png")
+       recorded="not-reproduced", result="Fig 4", role="figure", figure="figures/out/fig_002_utility.png")
 def fig4_sigma_range():
     sig, seeds, source, rec = _utility_sigmas("strongly-convex")
     clip, low, high = (FS[k].value for k in ("fig4_clip", "fig4_sigma_low", "fig4_sigma_high"))
@@ -115,7 +115,7 @@ def fig4_sigma_range():
 @claim(id="002.fig4.smaller-c-tolerates-larger-sigma", seed="002", lines="L1381",
        statement="A smaller clipping constant tolerates a larger sigma: the sigma at accuracy fraction 0.9 is larger "
                  "for C = 0.075 than for C = 0.1.",
-       recorded="holds", figure="figures/out/fig_002_utility.png")
+       recorded="holds", result="Fig 4", role="figure", figure="figures/out/fig_002_utility.png")
 def fig4_smaller_c():
     """Decided by construction, whatever the data: n = C sigma z, so acc(w* + n) depends on C sigma only and
     the sigma at a given fraction scales as 1/C. The runs (stand-in data, common noise draws z across C)
@@ -137,7 +137,7 @@ def fig4_smaller_c():
 @claim(id="002.fig6.mnist-sigma-12-at-c-0.025", seed="002", lines="L1383",
        statement="Non-convex (MNIST, LeNet): with C = 0.025 a noise level sigma <= 12 keeps the accuracy fraction "
                  "acc(w*+n)/acc(w*) at or above 0.9.",
-       recorded="not-reproduced", figure="figures/out/fig_002_utility.png")
+       recorded="not-reproduced", result="Fig 6", role="figure", figure="figures/out/fig_002_utility.png")
 def fig6_non_convex():
     sig, seeds, source, rec = _utility_sigmas("non-convex")
     clip, sigma_max = FS["fig6_clip"].value, FS["fig6_sigma_max"].value

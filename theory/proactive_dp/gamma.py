@@ -176,7 +176,7 @@ COMPARE_POINTS = ((19.29962, 0.00497), (12.10881, 0.01268), (6.572, 0.03752), (3
 @claim(id="002.gamma.h-equivalence", seed="002", lines="L994-1000",
        statement="(52) alpha_bar < 1 and (53) sigma > 2e sqrt(alpha_bar)/(1-alpha_bar) are equivalent to (54) "
                  "alpha_bar <= h(sigma).",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Theorem B.4", role="proof-step")
 def check_h_equivalence() -> Verdict:
     # (53) with u = sqrt(alpha_bar): sigma u^2 + 2 e u - sigma < 0; its positive root is sqrt(h(sigma)).
     roots = sp.solve(sp.Eq(SIG * U**2 + 2 * E * U - SIG, 0), U)
@@ -214,20 +214,20 @@ def _form_comparison(form: str) -> Verdict:
 
 
 @claim(id="002.gamma.formula-thm31-L140", seed="002", lines="L138-142",
-       statement="The gamma inequality printed in Theorem 3.1 is the same as (55).", recorded="refuted")
+       statement="The gamma inequality printed in Theorem 3.1 is the same as (55).", recorded="refuted", result="Theorem 3.1", role="definition", cause="002-gamma-denominator-extra-sigma")
 def check_form_thm31() -> Verdict:
     return _form_comparison("thm31_L140")
 
 
 @claim(id="002.gamma.formula-thmB4-L844", seed="002", lines="L842-844",
-       statement="The gamma inequality printed in Theorem B.4 is the same as (55).", recorded="refuted")
+       statement="The gamma inequality printed in Theorem B.4 is the same as (55).", recorded="refuted", result="Theorem B.4", role="definition", cause="002-gamma-denominator-extra-sigma")
 def check_form_thmb4() -> Verdict:
     return _form_comparison("thmB4_L844")
 
 
 @claim(id="002.gamma.formula-calculators", seed="002", lines="L1584, L1665",
        statement="The gamma update of the calculators D.4 and E.1 is the right-hand side of (55).",
-       recorded="holds")
+       recorded="holds", result="Calculator D.4", role="definition")
 def check_form_calculators() -> Verdict:
     # D.4 step 3 (L1584) and E.1 step 4 (L1665) print the identical expression, transcribed once here.
     printed = _rhs((1 - sp.sqrt(A))**2, 1 / (SIG * (1 - A) - 2 * E * sp.sqrt(A)) * E**3 / SIG)
@@ -241,7 +241,7 @@ def check_form_calculators() -> Verdict:
 @claim(id="002.gamma.L1004-from-B2-r", seed="002", lines="L860-866, L1002-1008",
        statement="With Theorem B.2's r at r_0 = alpha sigma, 2r/(alpha(1-alpha)^2) equals the printed "
                  "2^4/(1-alpha)(sigma/(1-sqrt(alpha))^2 + e^3/(sigma(sigma(1-alpha)-2e sqrt(alpha)))) e^{3/sigma^2}.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem B.4", role="proof-step", cause="002-r39-u0-denominator")
 def check_l1004() -> Verdict:
     r0 = A * SIG
     u0 = 2 * sp.sqrt(r0 * SIG) / (SIG - r0)
@@ -279,7 +279,7 @@ _MONO_SIGMAS = (1.01, 2.0, 6.0, 12.10881, 19.29962, 100.0)
 @claim(id="002.gamma.monotone", seed="002", lines="L1008-1010",
        statement="The right-hand side of (55) increases in alpha_bar on [0, h(sigma)) (all denominators "
                  "decrease and stay positive), which licenses replacing alpha by alpha_bar.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_monotone() -> Verdict:
     worst, n = math.inf, 0
     for s in _MONO_SIGMAS:
@@ -298,7 +298,7 @@ def check_monotone() -> Verdict:
 @claim(id="002.gamma.smallest-solution", seed="002", lines="L1012-1022",
        statement="gamma(sigma, eps N/K) is the smallest solution of (55); it meets (55) with equality and is "
                  "at most RHS(55) at gamma = 2 when eps N/(2K) <= h(sigma).",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Theorem B.4", role="definition")
 def check_smallest_solution() -> Verdict:
     rows, ok = [], True
     for s, a2 in COMPARE_POINTS:
@@ -324,7 +324,7 @@ def check_smallest_solution() -> Verdict:
 
 @claim(id="002.gamma.asymptotic-L1026", seed="002", lines="L1024-1026",
        statement="gamma = 2 + (2 + 2^4 (sigma + e^3/sigma^2) e^{3/sigma^2}) alpha_bar + O(alpha_bar^{3/2}).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_asymptotic() -> Verdict:
     series = sp.series(GAMMA_FORMS["eq55"].subs(A, U**2), U, 0, 3).removeO()
     c0, c1, c2 = (sp.simplify(series.coeff(U, i)) for i in range(3))
@@ -365,7 +365,7 @@ G38_POINTS = tuple((eps, 1e-5) for eps in (0.05, 0.5, 1.0, 2.0, 5.0, 10.0))
 @claim(id="002.gamma.g-38-vs-B4", seed="002", lines="L882-884, L840",
        statement="g(eps, delta) of (38) equals Theorem B.4's g(sigma) at sigma = sqrt(2(eps + ln(1/delta))/eps), "
                  "for eps > 0 and 0 < delta < 1.",
-       recorded="refuted", version="2")
+       recorded="refuted", result="Theorem B.4", role="proof-step", version="2")
 def check_g38() -> Verdict:
     eps, L = sp.symbols("epsilon L", positive=True)
     sig = sp.sqrt(2 * (eps + L) / eps)

@@ -38,7 +38,7 @@ CALCULATOR_TABLES = texts(paper_values.CALCULATOR_TABLES)
 
 
 @claim(id="002.appC.tau-first-order", seed="002", lines="L1204, L1218",
-       statement="tau^{-1} of (65) equals sigma^{-1} + O(sigma^{-2}).", recorded="holds")
+       statement="tau^{-1} of (65) equals sigma^{-1} + O(sigma^{-2}).", recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_tau_first_order() -> Verdict:
     t = sp.symbols("t", positive=True)  # t = 1/sigma
     Phi = lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2  # noqa: E731
@@ -60,7 +60,7 @@ def check_tau_first_order() -> Verdict:
 @claim(id="002.appC.C2-tau-at-Tmin", seed="002", lines="L1262-1272",
        statement="Substituting c = sqrt(eps/(gamma theta^2)) into tau = c sqrt(2 L')/eps (C.1) gives "
                  "tau = sqrt(L'/(gamma eps)), a factor sqrt(2 gamma) below Theorem 3.1's sigma.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.2", role="proof-step")
 def check_c2_tau() -> Verdict:
     eps, gam, th, Lp = sp.symbols("epsilon gamma theta Lprime", positive=True)
     c = sp.sqrt(eps / (gam * th**2))
@@ -84,7 +84,7 @@ def check_c2_tau() -> Verdict:
 @claim(id="002.appC.C3-bounded-leakage", seed="002", lines="L1320-1324",
        statement="For T_min <= T <= K (fixed K = kN) the tight accountant's epsilon stays below epsilon_target: "
                  "more rounds do not increase the leakage.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_c3() -> Verdict:
 
     inp = CALCULATOR_TABLES[9]["inputs"]
@@ -111,7 +111,7 @@ def c1_delta_approximation(epsilon: float, mu: float) -> float:
 
 @claim(id="002.appC.mu-65-vs-numerics", seed="002", lines="L1202-1204",
               statement="(65) as printed is Dong-Roth-Su's Corollary 5.4 CLT mu for uniform subsampling.",
-              recorded="holds")
+              recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_mu_65() -> Verdict:
     from numerics.gdp import mu_clt_poisson, mu_clt_uniform
 
@@ -131,7 +131,7 @@ def check_mu_65() -> Verdict:
 @claim(id="002.appC.clt-not-exact-L1598", seed="002", lines="L1190-1192, L1598",
               statement="The f-DP accountant's epsilon_f-DP used in Tables 9-11 is exact (tight) for the trained "
                         "schedule.",
-              recorded="refuted")
+              recorded="refuted", result="L1598", role="hypothesis")
 def check_clt_exact() -> Verdict:
     from numerics.gdp import epsilon_gdp, mu_clt_poisson
 
@@ -166,7 +166,7 @@ _C1_GRID = tuple((e, b) for e in (0.05, 0.5, 1.0) for b in (2.0, 4.0, 8.0, 16.0,
 @claim(id="002.appC.C1-delta-approx", seed="002", lines="L1228-1234",
               statement="For mu <= epsilon <= 1, delta of (64) equals the C.1 approximation up to a relative error "
                         "that vanishes as mu/epsilon -> 0.",
-              recorded="holds")
+              recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_c1() -> Verdict:
     from numerics.gdp import delta_gdp
 
@@ -192,7 +192,7 @@ def check_c1() -> Verdict:
 @claim(id="002.appC.gdp-tradeoff-dominates", seed="002", lines="L1156, L1162-1166",
               statement="mu-GDP implies (epsilon, delta(epsilon))-DP with delta of (64): G_mu >= f_{eps, delta(eps)} "
                         "with f as printed at L1156, and the bound touches (delta(eps) is the smallest such delta).",
-              recorded="holds")
+              recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_tradeoff() -> Verdict:
     from numerics.gdp import delta_gdp, tradeoff_gdp
 
@@ -228,7 +228,7 @@ _C1_INV_GRID = tuple((d, e) for d in (1e-4, 1e-6, 1e-10, 1e-20) for e in (0.05, 
 
 @claim(id="002.appC.C1-inversion", seed="002", lines="L1248-1260",
        statement="For delta << epsilon <= 1, b = epsilon/mu = sqrt(2(ln(1/delta) + ln(epsilon) - O(ln ln(1/delta)))).",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.2", role="proof-step")
 def check_c1_inversion() -> Verdict:
     rows = []
     for d, e in _C1_INV_GRID:
@@ -264,7 +264,7 @@ def tau_l1242(epsilon: float, delta: float, mu: float, c: float) -> float:
 @claim(id="002.appC.tau-c-over-2", seed="002", lines="L1208, L1242",
        statement="tau ~ (c/2) sqrt(2(ln(1/delta) + ln(mu^3/(sqrt(2 pi)(eps^2 - mu^4/4)))))/(eps - mu^2/2) (L1242; L1208 its "
                  "leading form), where mu = c/tau (65) is the mu at which (64) gives delta.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Theorem 3.2", role="proof-step")
 def check_tau_c_over_2() -> Verdict:
     rows = []
     for eps, d in C_HALF_POINTS:

@@ -69,7 +69,7 @@ GDP_RTOL = 1e-9
 @claim(id="002.appC.gdp-delta-formula", seed="002", lines="L1164-1166",
        statement="A mechanism is mu-GDP iff it is (eps, delta(eps))-DP for all eps >= 0 with "
                  "delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), eq. (64).",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.2", role="proof-step")
 def gdp_delta_formula() -> Verdict:
     ident = _hockey_stick_identity()
     worst_quad, worst_point, worst_acc, compared = 0.0, None, 0.0, 0

@@ -137,7 +137,7 @@ def c_of_l612(q, sigma):
 @claim(id="002.lemma-B3.reduction-t2", seed="002", lines="L594",
        statement="The t = 2 term of the binomial expansion is at most q^2 lam(lam+1)/((1-q) sigma^2) "
                  "(Abadi et al.'s Lemma 3, the lemma's first summand), for sigma >= 216/215.",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_reduction_t2() -> Verdict:
     # direction (mu, mu0): M_2 = q^2 (e^{1/sigma^2} - 1); binom(lam+1,2) M_2 <= bound  <=>  (e^x - 1)/2 <= x/(1-q), x = 1/sigma^2.
     # Sufficient (q >= 0): e^x - 1 <= 2x, true for x <= x* (root of e^x = 1 + 2x); sigma >= 216/215 gives x <= (215/216)^2.
@@ -157,7 +157,7 @@ def check_reduction_t2() -> Verdict:
 @claim(id="002.lemma-B3.moment-14", seed="002", lines="L598-604",
        statement="Abadi's moment bound (14) holds: M_t <= (2q)^t(t-1)!!/(2(1-q)^{t-1}sigma^t) + q^t/((1-q)^t sigma^{2t}) "
                  "+ (2q)^t e^{(t^2-t)/(2 sigma^2)}(sigma^t (t-1)!! + t^t)/(2(1-q)^{t-1} sigma^{2t}) for t >= 3.",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_moment_14() -> Verdict:
     worst, n = None, 0
     for sigma in (1.005, 1.5, 3.0, 10.0, 50.0):
@@ -176,7 +176,7 @@ def check_moment_14() -> Verdict:
 
 
 @claim(id="002.lemma-B3.regroup-14", seed="002", lines="L602-604",
-       statement="The second line of (14) equals its first line.", recorded="holds-with-correction")
+       statement="The second line of (14) equals its first line.", recorded="holds-with-correction", result="Lemma B.3", role="proof-step")
 def check_regroup_14() -> Verdict:
     _, first = moment_bound_14_first_line()
     df, printed = moment_bound_14_second_line(1)
@@ -237,7 +237,7 @@ def _step15_scan(points, c_choice: str):
 @claim(id="002.lemma-B3.step-15", seed="002", lines="L606-616",
        statement="With c = 1 + max{1, 1/((1-q)216)}/exp(3/sigma^2), Abadi's bound (14) is at most (15) for every "
                  "3 <= t <= lam+1 with lam admissible under the lemma's hypotheses.",
-       recorded="holds", version="2")
+       recorded="holds", result="Lemma B.3", role="proof-step", version="2")
 def check_step_15() -> Verdict:
     points, outside = step15_points()
     worst = _step15_scan(points, "L612")
@@ -262,7 +262,7 @@ def check_step_15() -> Verdict:
 
 @claim(id="002.lemma-B3.c-le-2", seed="002", lines="L612-618",
        statement="sigma >= 216/215, q <= r0/sigma and r0 < 1 imply q <= 215/216, which makes c <= 2.",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_c_le_2() -> Verdict:
     s, r0, q = sp.symbols("sigma r0 q", positive=True)
     # q <= r0/sigma < 1/sigma <= 215/216: the cap r0/sigma is increasing in r0 and decreasing in sigma,
@@ -310,7 +310,7 @@ def binomial_step_violations(lam_max: int) -> dict:
 
 @claim(id="002.lemma-B3.binomial", seed="002", lines="L620-624",
        statement="binom(lam+1, t) <= (lam+1)/lam lam^t/t!, (t-1)!!/t! <= 1 and t^t/t! <= e^t for 3 <= t <= lam+1.",
-       recorded="holds", version="2")
+       recorded="holds", result="Lemma B.3", role="proof-step", version="2")
 def check_binomial() -> Verdict:
     res = binomial_step_violations(BINOMIAL_LAM_MAX)
     ok = not res["violations"]
@@ -326,7 +326,7 @@ def check_binomial() -> Verdict:
 
 @claim(id="002.lemma-B3.step-16", seed="002", lines="L620-630",
        statement="(15) with c = 2, times the binomial bound, with (t-1)!! <= t! and t^t <= e^t t!, equals (16).",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_step_16() -> Verdict:
     fact = sp.Symbol("FACT", positive=True)  # t!
     binom_ub = (LAM + 1) / LAM * LAM ** T / fact
@@ -345,7 +345,7 @@ def check_step_16() -> Verdict:
 @claim(id="002.lemma-B3.step-634", seed="002", lines="L632-638",
        statement="Under the lemma's hypotheses (lam <= sigma^2 ln(1/(q sigma))), the bases of (16) satisfy "
                  "x_t <= U_0(lam) and y_t <= U_1(lam) for 3 <= t <= lam+1.",
-       recorded="refuted")
+       recorded="refuted", result="Lemma B.3", role="proof-step")
 def check_step_634() -> Verdict:
     pts = region_points()
     res = _scan(step_634_point, pts)
@@ -371,7 +371,7 @@ def check_step_634() -> Verdict:
 @claim(id="002.lemma-B3.geometric", seed="002", lines="L640-646",
        statement="The sum over 3 <= t <= lam+1 of the terms (16) is at most their t = 3 terms times "
                  "1/(1-u_0) and 1/(1-u_1) respectively.",
-       recorded="refuted")
+       recorded="refuted", result="Lemma B.3", role="proof-step")
 def check_geometric() -> Verdict:
     pts = region_points()
     res = _scan(geometric_point, pts)
@@ -389,7 +389,7 @@ def check_geometric() -> Verdict:
 @claim(id="002.lemma-B3.final-algebra", seed="002", lines="L644-650",
        statement="The t = 3 terms of (16) times 1/(1-u_0), 1/(1-u_1) equal (r/r0) lam^2(lam+1) q^3/((1-q)^2 sigma^3) "
                  "with r of (17).",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_final_algebra() -> Verdict:
     u0, u1, r0 = sp.symbols("u0 u1 r0", positive=True)
     x3 = LAM * 2 * Q * sp.exp(1 / SIG ** 2) / ((1 - Q) * SIG)
@@ -406,7 +406,7 @@ def check_final_algebra() -> Verdict:
 @claim(id="002.lemma-B3.tail-13", seed="002", lines="L596-598, L650",
        statement="The binomial tail (13) is at most (r/r0) lam^2(lam+1) q^3/((1-q)^2 sigma^3) over the lemma's "
                  "hypothesis region.",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_tail_13() -> Verdict:
     return _region_ratio_verdict(tail_point, "worst", lambda worst: {
         "direction": "(mu, mu0), exact tail = A_{lam+1} - 1 - binom(lam+1,2) M_2 (numerics.rdp, "
@@ -434,7 +434,7 @@ def _grid_description() -> str:
 @claim(id="002.lemma-B3.conclusion", seed="002", lines="L516-530",
        statement="alpha_i(lam) <= q^2 lam(lam+1)/((1-q) sigma^2) + (r/r0) q^3 lam^2 (lam+1)/((1-q)^2 sigma^3) "
                  "under the lemma's hypotheses (exact log moment of the Poisson-subsampled Gaussian).",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="conclusion")
 def check_conclusion() -> Verdict:
     return _region_ratio_verdict(conclusion_point, "worst_ratio_exact_over_bound", lambda worst: {
         "min_bound_over_exact": 1 / worst["ratio"], "accountant": "numerics.rdp.alpha_moment (log A_{lam+1})",

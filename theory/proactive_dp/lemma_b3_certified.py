@@ -23,7 +23,7 @@ from theory.lemmas.certificates import BEYOND, certificate_verdict, certifier_bu
        statement="alpha(lam) = ln A_{lam+1} <= q^2 lam(lam+1)/((1-q) sigma^2) + (r/r0) q^3 lam^2(lam+1)/((1-q)^2 sigma^3) "
                  "for every integer lam, sigma, q of the stated bounded part of the lemma's hypothesis region "
                  "(sigma >= 216/215, r0 < 1, q <= r0/sigma, lam <= sigma^2 ln(1/(q sigma)), U_0, U_1 < 1).",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="conclusion")
 def check_lemma_b3_conclusion() -> Verdict:
     sc = tc.region_scale()
     cert = tc.certify_lemma_b3(sc["lam_max"], sc["sigma_max"], **certifier_budget())
@@ -39,7 +39,7 @@ def check_lemma_b3_conclusion() -> Verdict:
 @claim(id="002.lemma-B3.tail-13.certified", seed="002", lines="L596-598, L650",
        statement="The exact binomial tail (13) of the direction (mu, mu0), sum_{t=3}^{lam+1} binom(lam+1,t) M_t, is at most "
                  "(r/r0) q^3 lam^2(lam+1)/((1-q)^2 sigma^3) on the stated bounded part of seed 002's hypothesis region.",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_tail_13() -> Verdict:
     sc = tc.region_scale()
     cert = tc.certify_tail_13(sc["tail_lam_max"], sc["sigma_max"], **certifier_budget())
@@ -60,7 +60,7 @@ def check_tail_13() -> Verdict:
 @claim(id="002.lemma-B3.moment-14.certified", seed="002", lines="L598-604",
        statement="Abadi's moment bound (14) holds for the exact moments M_t of the direction (mu, mu0), for every "
                  "integer 3 <= t <= t_max, sigma in [216/215, sigma_max] and q in [0, 1).",
-       recorded="holds")
+       recorded="holds", result="Lemma B.3", role="proof-step")
 def check_moment_14() -> Verdict:
     sc = tc.region_scale()
     cert = tc.certify_moment_14(sc["moment_t_max"], sc["sigma_max"], **certifier_budget())

@@ -108,7 +108,7 @@ Q, S, N_, TT = sp.symbols("q s N T", positive=True)
 @claim(id="002.moments.constant-closed-forms", seed="002", lines="L474, L806",
        statement="For a constant sequence s_i = s (q = s/N): S-hat_j = q^j/(1-q)^{j-1}, rho = 1, rho-hat = 1-q and "
                  "sqrt(S-hat_2) = q/sqrt(1-q).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="constant")
 def check_constant_closed_forms() -> Verdict:
     # the average of T equal terms is the term; write s = qN
     sh = {j: (S ** j / (N_ * (N_ - S) ** (j - 1))).subs(S, Q * N_) for j in (1, 2, 3)}
@@ -129,7 +129,7 @@ def check_constant_closed_forms() -> Verdict:
 
 @claim(id="002.moments.S1-hat", seed="002", lines="L940, L968-970",
        statement="S-hat_1 = K/(T N) for every sequence, and s_i/N <= alpha gives 1/beta = S-hat_1 <= alpha.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_s1_hat() -> Verdict:
     bad, n_seq = [], 0
     for n, sizes in sample_sequences():
@@ -153,7 +153,7 @@ def check_s1_hat() -> Verdict:
 @claim(id="002.moments.constant-sigma-relations", seed="002", lines="L724, L734, L744-746, L788",
        statement="For constant sigma: S_j = T S-hat_j/sigma^j, S'_1 = S_1 sigma^2/T, S_1 S'_1 = T S-hat_1^2, "
                  "S_1 S_3/S_2^2 = S-hat_1 S-hat_3/S-hat_2^2 and S_1^2/S_2 = T S-hat_1^2/S-hat_2.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="proof-step")
 def check_constant_sigma_relations() -> Verdict:
     bad, n_seq = [], 0
     for idx, (n, sizes) in enumerate(sample_sequences()):
@@ -185,7 +185,7 @@ def check_constant_sigma_relations() -> Verdict:
 
 @claim(id="002.moments.S-prime-1-le-r0", seed="002", lines="L682-684",
        statement="s_i/N <= r0/sigma_i for all i implies S'_1 <= r0 (also for round-dependent sigma_i).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="proof-step")
 def check_s_prime_le_r0() -> Verdict:
     rng = random.Random(20)
     worst, n_seq = None, 0
@@ -207,7 +207,7 @@ def check_s_prime_le_r0() -> Verdict:
 
 @claim(id="002.moments.S-hat-j-le-alpha", seed="002", lines="L940-942",
        statement="s_i/N <= alpha < 1 for all i implies S-hat_j <= alpha^j/(1-alpha)^{j-1}, j = 1, 2, 3.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_s_hat_le_alpha() -> Verdict:
     # each term x^j/(1-x)^{j-1} (x = s_i/N) is increasing in x on (0, 1): derivative check, then average
     x = sp.symbols("x", positive=True)
@@ -231,7 +231,7 @@ def check_s_hat_le_alpha() -> Verdict:
 @claim(id="002.moments.cauchy-schwarz", seed="002", lines="L474, L914, L926",
        statement="The optimal constants satisfy rho = S-hat_1 S-hat_3/S-hat_2^2 >= 1 and "
                  "rho-hat = S-hat_1^2/S-hat_2 <= 1 - min_i s_i/N <= 1 (equality for constant sequences).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="constant")
 def check_cauchy_schwarz() -> Verdict:
     # rho >= 1: Cauchy-Schwarz on a_i = s_i/N, w_i = a_i/(1-a_i): (sum a w)^2 <= (sum a)(sum a w^2).
     # rho-hat: S-hat_2 = avg(a^2/(1-a)) >= avg(a^2)/(1 - a_min) >= S-hat_1^2/(1 - a_min).

@@ -30,7 +30,7 @@ def _setting_of_caption(table: int) -> str:
 
 @claim(id="002.tables-10-11.caption-reference", seed="002", lines="L1614, L1622",
        statement="Tables 10 and 11 compare epsilons 'for Table 3': their captions' (sigma, N, k) are Table 3's setting.",
-       recorded="refuted")
+       recorded="refuted", result="Tables 10-11", role="typo")
 def check_caption_reference() -> Verdict:
     rows = [{"table": t, "caption_line": CALCULATOR_TABLES[t]["caption"], "inputs": CALCULATOR_TABLES[t]["inputs"],
              "matches": _setting_of_caption(t)} for t in (9, 10, 11)]
@@ -45,7 +45,7 @@ def check_caption_reference() -> Verdict:
 @claim(id="002.text.L280-T-350000", seed="002", lines="L280",
        statement="With eps = 2 on CIFAR10 the run took T = 350000 iterations = k = 7 epochs (K/N = 350000/50000), "
                  "T the number of rounds.",
-       recorded="refuted")
+       recorded="refuted", result="L280", role="printed-value")
 def check_l280() -> Verdict:
     spec = BUDGET_TABLES[8]  # CIFAR10 budgets, the eps = 2.0 row (L1571)
     s = next(row[2] for row in spec["rows"] if row[0] == "2.0")
@@ -63,7 +63,7 @@ def check_l280() -> Verdict:
 
 @claim(id="002.text.L286-percentages", seed="002", lines="L280, L286",
        statement="Accuracy deductions at epoch 7: 86% - 60% = 26% (Abadi et al.) and 74.74% - 60% = 14.14% (ours).",
-       recorded="refuted")
+       recorded="refuted", result="L286", role="printed-value")
 def check_l286() -> Verdict:
     acc = float(L280["accuracy_dp"])
     abadi = float(L280["abadi_non_dp"]) - acc
@@ -83,7 +83,7 @@ THETA_POINTS = tuple((p, t) for p in (0.25, 0.5, 1.0, 2.0) for t in (10 ** 3, 10
 
 @claim(id="002.remark.theta-1-plus-p", seed="002", lines="L1124",
        statement="Polynomially increasing sample sizes s_i ~ q N i^p (i = 1..T) have theta = s_max/s_bar -> 1 + p as T grows.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="remark")
 def check_theta_1_plus_p() -> Verdict:
     rows = []
     for p, t in THETA_POINTS:
@@ -107,7 +107,7 @@ L1090 = texts(paper_values.L1090)
 @claim(id="002.thm-3.1.L1090-h-values", seed="002", lines="L1090",
        statement="h(6) = 0.42, h(10) = 0.58, and h(sigma) - 1/(e sigma) is positive and increasing for sigma >= 2.5, "
                  "so g(sigma) = 1/(e sigma) for sigma >= 6.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="proof-step")
 def check_l1090_h() -> Verdict:
     from theory.proactive_dp.gamma import h
 
@@ -126,7 +126,7 @@ def check_l1090_h() -> Verdict:
 @claim(id="002.thm-3.1.theta-6.85", seed="002", lines="L1090",
        statement="If theta <= 6.85 then sigma >= 6 >= 0.88 theta = 2.4 theta/e, so max{2.4/gamma, e sigma/(gamma theta)} "
                  "= e sigma/(gamma theta).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.1", role="proof-step")
 def check_theta_685() -> Verdict:
     theta = float(L1090["theta_max"])
     k24, sigma_min = float(L1090["k_coefficient"]), float(L1090["sigma_min"])
@@ -146,7 +146,7 @@ L66_L188 = texts(paper_values.L66_L188)
 
 
 @claim(id="002.text.L66-e-eps", seed="002", lines="L66",
-       statement="eps < 0.5 gives e^eps < 1.65.", recorded="holds")
+       statement="eps < 0.5 gives e^eps < 1.65.", recorded="holds", result="L66", role="conclusion")
 def check_l66() -> Verdict:
     value = math.exp(float(L66_L188["eps_max"]))  # e^eps is increasing: the supremum is at eps = 0.5
     margin = (float(L66_L188["e_eps_max"]) - value) / float(L66_L188["e_eps_max"])
@@ -158,7 +158,7 @@ def check_l66() -> Verdict:
 
 @claim(id="002.text.L188-k-epochs", seed="002", lines="L188, L1404-1478",
        statement="k = K/N generally represents 50 or 100s of epochs (so that condition (7) verifies in practice).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.1", role="remark")
 def check_l188() -> Verdict:
     rows = []
     for name, spec in EXPERIMENT_SETTINGS.items():

@@ -100,7 +100,7 @@ def _moments_accountant_epsilon(point: dict, orders=range(1, 257)) -> dict:
        statement="Theorem B.1 (Abadi et al. Thm 1, as quoted): constants c1, c2 exist such that for any "
                  "eps < c1 T q^2 and any delta > 0, sigma >= c2 q sqrt(T ln(1/delta))/eps gives "
                  "(eps, delta)-DP.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem B.1", role="conclusion")
 def theorem_b1() -> Verdict:
     family = _b1_family_bound()
     points = [b1_counterexample(c1, c2) for c1 in B1_CONSTANTS for c2 in B1_CONSTANTS]

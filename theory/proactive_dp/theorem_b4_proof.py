@@ -31,7 +31,7 @@ EQ39_POINTS = ((0.001, 19.29962), (0.01, 6.0), (0.03, 12.10881), (0.05, 3.0))
 @claim(id="002.thmB4.eq39", seed="002", lines="L890, L860-866",
        statement="(39), r = 2^3 (sigma/(1-sqrt(alpha))^2 + e^3/(sigma^2 (1-alpha))) e^{3/sigma^2} (1-alpha) alpha, is "
                  "Theorem B.2's r at r_0 = alpha sigma.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem B.4", role="proof-step", cause="002-r39-u0-denominator")
 def check_eq39() -> Verdict:
     true_r = b2_r_at_alpha_sigma()
     diff = sp.simplify(EQ39 - true_r)
@@ -65,7 +65,7 @@ def _req37(a, s) -> bool:
 @claim(id="002.thmB4.eq37", seed="002", lines="L868-880",
        statement="With r_0 = alpha sigma the requirements (36) (r_0 <= 1/e, u_0 < 1, u_1 < 1) are equivalent to (37) "
                  "(alpha <= 1/(e sigma), alpha < 1, sigma > 2e sqrt(alpha)/(1-alpha)).",
-       recorded="holds")
+       recorded="holds", result="Theorem B.4", role="proof-step")
 def check_eq37() -> Verdict:
     sigmas = np.geomspace(0.05, 200.0, 160)
     alphas = np.geomspace(1e-6, 0.999, 160)

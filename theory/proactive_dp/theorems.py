@@ -65,21 +65,21 @@ def _sigma_form_verdict(label: str) -> Verdict:
 
 @claim(id="002.thm-3.1.sigma-form-abstract", seed="002", lines="L8",
        statement="The abstract's sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6) of Theorem 3.1.",
-       recorded="refuted")
+       recorded="refuted", result="L8", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_abstract() -> Verdict:
     return _sigma_form_verdict("abstract L8 (twice)")
 
 
 @claim(id="002.thm-3.1.sigma-form-C3", seed="002", lines="L1294, L1304",
        statement="The sets H and G of Appendix C.3 use the relation (6) (printed sqrt(2(eps + ln(1/delta)))/eps).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.2", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_c3() -> Verdict:
     return _sigma_form_verdict("C.3 L1294, L1304")
 
 
 @claim(id="002.thm-3.1.sigma-form-E", seed="002", lines="L1631",
        statement="Appendix E's formula sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6).",
-       recorded="refuted")
+       recorded="refuted", result="Calculator E.1", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_e() -> Verdict:
     return _sigma_form_verdict("E L1631")
 
@@ -87,7 +87,7 @@ def check_sigma_form_e() -> Verdict:
 @claim(id="002.thm-3.1.sigma-form-main", seed="002", lines="L32, L132, L154, L854, L1086, L1580",
        statement="(1), (6), (35), (62) and the main text's form are one relation, and D.4's "
                  "eps = 2 ln(1/delta)/(sigma^2 - 2) is its inverse.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="definition")
 def check_sigma_form_main() -> Verdict:
     sigma6 = SIGMA_FORMS["(1) L32, (6) L132, L154, (35) L854, (62) L1086"]
     sols = sp.solve(sp.Eq(SIG, sigma6), EPS)
@@ -205,7 +205,7 @@ def _guarantee_verdict(rows: list, where: str) -> Verdict:
 
 @claim(id="002.thm-3.1.guarantee", seed="002", lines="L130-150",
        statement="Under (6), (7), (8), delta <= 1/N, eps < 0.5, N >= 1e4 and theta <= 6.85, Algorithm 1 is (eps, delta)-DP.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="conclusion")
 def check_thm31_guarantee() -> Verdict:
     rows = sweep(thm31_point, THM31_GRID, backend="serial")
     return _guarantee_verdict(rows, "N in {1e4, 1e6}, eps in {0.05, 0.45}, k in {1, 3} x k_min(7), theta in {1, 3}, "
@@ -214,7 +214,7 @@ def check_thm31_guarantee() -> Verdict:
 
 @claim(id="002.thm-3.1.abstract-condition", seed="002", lines="L8, L34, L146",
        statement="For delta = 1/N the abstract's (2/e)^2 k^2 - 1/2 >= ln N is condition (7).",
-       recorded="holds")
+       recorded="holds", result="L8", role="hypothesis")
 def check_abstract_condition() -> Verdict:
     same = sp.simplify(((2 / sp.E) ** 2 * K_ ** 2 - sp.Rational(1, 2) - sp.log(N_))
                        - ((2 / sp.E) ** 2 * K_ ** 2 - (sp.Rational(1, 2) + sp.log(1 / (1 / N_))))) == 0
@@ -225,7 +225,7 @@ def check_abstract_condition() -> Verdict:
 @claim(id="002.thm-3.1.sigma-floor", seed="002", lines="L1090",
        statement="delta <= 1/N and eps <= 0.5 in (62) give sigma >= sqrt(2 + 4 ln N): sigma >= 6.23 for N = 1e4 and "
                  "6.93 for N = 1e5.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="proof-step")
 def check_sigma_floor() -> Verdict:
     printed = {10_000: "6.23", 100_000: "6.93"}  # L1090
     # (62): sigma^2 = 2 + 2 L/eps, increasing in L and decreasing in eps: minimal at L = ln N, eps = 1/2
@@ -245,7 +245,7 @@ def check_sigma_floor() -> Verdict:
 @claim(id="002.thm-3.1.k-condition", seed="002", lines="L1092-1100",
        statement="(7) with eps <= 1/2 and gamma theta >= 2 implies k >= sqrt(2 eps (eps + ln(1/delta))) e/(gamma theta), "
                  "the form of (32)-(33) with (62).",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="proof-step")
 def check_k_condition() -> Verdict:
     gt = sp.symbols("G", positive=True)  # gamma theta
     # step 1: eps <= 1/2  =>  2 eps (eps + L) <= 1/2 + L  (increasing in eps; equality at 1/2)
@@ -262,7 +262,7 @@ def check_k_condition() -> Verdict:
 
 @claim(id="002.thm-3.1.eq63-eq8", seed="002", lines="L1102-1120",
        statement="(34) with sigma from (62) is (63), i.e. T >= (gamma/2) sigma^2 theta^2 k^2/(eps + ln(1/delta)), i.e. (8).",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.1", role="proof-step")
 def check_eq63_eq8() -> Verdict:
     gam, th, t = sp.symbols("gamma theta T", positive=True)
     sigma62 = sp.sqrt(2 * (EPS + L) / EPS)
@@ -290,7 +290,7 @@ def k_lower_bound(*, epsilon, delta, gamma_theta, form: str = "L1096") -> float:
 @claim(id="002.appC.C3-k-condition", seed="002", lines="L1096, L1294, L1304",
        statement="The k-condition in C.3's sets H and G, k >= sqrt(2 eps ln(1/delta)) e/(gamma theta), is Theorem "
                  "3.1's k >= sqrt(2 eps (eps + ln(1/delta))) e/(gamma theta) (L1096).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.2", role="proof-step")
 def check_c3_k_condition() -> Verdict:
     gt = sp.symbols("G", positive=True)  # gamma theta
     l1096 = sp.sqrt(2 * EPS * (EPS + L)) * sp.E / gt
@@ -346,7 +346,7 @@ THM_B4_GRID = [dict(n=n, epsilon=e, k=k) for n in (10_000, 1_000_000) for e in (
 
 
 @claim(id="002.thm-B4.guarantee", seed="002", lines="L834-856",
-       statement="Under (32)-(35) Algorithm 4 is (eps, delta)-DP, also for eps >= 0.5.", recorded="holds")
+       statement="Under (32)-(35) Algorithm 4 is (eps, delta)-DP, also for eps >= 0.5.", recorded="holds", result="Theorem B.4", role="conclusion")
 def check_thm_b4_guarantee() -> Verdict:
     rows = sweep(thm_b4_point, THM_B4_GRID, backend="serial")
     return _guarantee_verdict(rows, "N in {1e4, 1e6}, eps in {0.5, 1, 2}, k in {5, 20}, theta = 1, delta = 1/N, "
@@ -429,7 +429,7 @@ def thm_b2_point(*, n, blocks, sigma, delta) -> dict:
 
 @claim(id="002.thm-B2.guarantee", seed="002", lines="L464-478",
        statement="Under Theorem B.2's hypotheses (sigma >= its bound with c_0 = c(c_1)) Algorithm 4 is (eps, delta)-DP.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="conclusion")
 def check_thm_b2_guarantee() -> Verdict:
     rows = sweep(thm_b2_point, [dict(c) for c in THM_B2_CASES], backend="serial")
     rows = [r for r in rows if r["applicable"]]
@@ -442,7 +442,7 @@ def check_thm_b2_guarantee() -> Verdict:
 @claim(id="002.thm-B2.proof-steps", seed="002", lines="L700-806",
        statement="The proof's algebra: (20)+(21) imply (18); (22) turns them into (23), (24); rho and S'_1 <= r0 give (25); "
                  "(26)+(27) give lam <= sigma^2; (30) turns (29) into (31); (31) makes lam of (30) positive.",
-       recorded="holds")
+       recorded="holds", result="Theorem B.2", role="proof-step")
 def check_thm_b2_steps() -> Verdict:
     c0, c1, s1, s2, s3, sp1, r, r0, rho, rho_hat, lam, delta_l = sp.symbols(
         "c0 c1 S1 S2 S3 Sp1 r r0 rho rho_hat lam L", positive=True)
@@ -511,7 +511,7 @@ THM32_SETTINGS = [_theorem_31_setting(n, e) for n, e in ((10_000, 0.45), (1_000_
 @claim(id="002.thm-3.2.existence", seed="002", lines="L166-170, L1262-1280",
        statement="For T = T_min/a with a > 2 gamma there is a setting meeting Theorem 3.1's conditions except (8) "
                  "where (eps, delta)-DP is violated.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3.2", role="conclusion")
 def check_thm32_existence() -> Verdict:
     rows = sweep(tightness_point, THM32_SETTINGS, backend="serial")
     # a witness: T_min/(2 gamma) < T_crit, the critical count being exact (certified lower bound at T_crit - 1 > eps),
@@ -527,7 +527,7 @@ def check_thm32_existence() -> Verdict:
 @claim(id="002.thm-3.2.factor-4-abstract", seed="002", lines="L8, L40, L172",
        statement="If T is more than a factor ~4 below ~2k^2/eps (Theorem 3.1's other conditions holding), "
                  "(eps, delta)-DP is violated.",
-       recorded="refuted")
+       recorded="refuted", result="L40", role="conclusion", cause="002-tightness-existential-read-as-universal")
 def check_factor_4() -> Verdict:
     rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
     # the statement fails where the certified DP count T_crit is already more than 4 times below 2k^2/eps
@@ -545,7 +545,7 @@ def check_factor_4() -> Verdict:
 @claim(id="002.thm-3.2.factor-2gamma-tables", seed="002", lines="L170-172, L1276, L1598",
        statement="In the paper's settings (Tables 9-11) condition (8) cannot be relaxed by more than a factor 2 gamma "
                  "(i.e. T_min/T_crit <= 2 gamma).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.2", role="remark", cause="002-tightness-existential-read-as-universal")
 def check_factor_2gamma_tables() -> Verdict:
     rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
     bad = [r for r in rows if r["t_min_over_t_crit"] > r["two_gamma"]]

@@ -37,7 +37,7 @@ def table_settings() -> list:
 @claim(id="002.thm-3.1.T-about-2k2-over-eps", seed="002", lines="L8, L34, L42, L148",
        statement="Theorem 3.1's round condition (8), T >= gamma theta^2 k^2/eps, is T at least ~ 2k^2/eps (gamma ~ 2) "
                  "at the paper's settings (Tables 9-11 captions, theta = 1).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3.1", role="remark")
 def check_t_about_2k2() -> Verdict:
     rows = []
     for t, r in table_settings():
@@ -60,7 +60,7 @@ def check_t_about_2k2() -> Verdict:
 @claim(id="002.abstract.T-2k2-suffices", seed="002", lines="L8, L34, L42",
        statement="At the paper's settings (Tables 9-11 captions) T = ceil(2k^2/eps) rounds of s = kN/T with sigma of (6) "
                  "are (eps, 1/N)-DP (certified accountant).",
-       recorded="holds")
+       recorded="holds", result="L8", role="conclusion")
 def check_t_2k2_suffices() -> Verdict:
     rows = []
     for t, r in table_settings():
@@ -83,7 +83,7 @@ def check_t_2k2_suffices() -> Verdict:
 @claim(id="002.thm-3.1.eq6-close-to-tight", seed="002", lines="L187, L211",
        statement="The eps that (6) gives for sigma is close to tight: the configuration Theorem 3.1 picks (sigma, "
                  "T_min rounds of s = kN/T_min) is not (eps', 1/N)-DP for any eps' much below it (factor 2).",
-       recorded="refuted")
+       recorded="refuted", result="L187", role="conclusion", cause="002-tightness-existential-read-as-universal")
 def check_eq6_close_to_tight() -> Verdict:
     rows = []
     for t, r in table_settings():
