@@ -148,7 +148,7 @@ def insufficient_point(p, sigma, epsilon, delta, k, n_c, s0, m, levels, rel_widt
     return {"p": p, "T": len(sizes), "sigma": sigma, "eps_lower": down.epsilon_lower}
 
 
-@claim(id="000.title.less-aggregated-noise", seed="000", lines="L206-214, L220",
+@claim(id="000.title.less-aggregated-noise", seed="000", result="L212", role="conclusion", lines="L206-214, L220",
        statement="At fixed (epsilon, delta, K, N_c) = (1, 5.5e-8, 25000, 10000) the increasing schedule (p = 1) needs less aggregated noise sqrt(T) sigma than the constant schedule s = 16 (p = 0), with the certified accountant.",
        recorded="holds")
 def less_aggregated_noise() -> Verdict:
@@ -171,7 +171,7 @@ def less_aggregated_noise() -> Verdict:
                                                          "increasing schedule's aggregated noise at this accuracy")
 
 
-@claim(id="000.title.rounds-not-growth", seed="000", lines="L210-214",
+@claim(id="000.title.rounds-not-growth", seed="000", result="L212", role="remark", lines="L210-214",
        statement="L212-214 attribute the smaller aggregated noise of increasing schedules to their fewer rounds at fixed K (\"the number of rounds T for fixed K increases for smaller p\"), not to the growth itself: a constant schedule with the same T and K as the p = 1 schedule needs no more aggregated noise than it.",
        recorded="holds")
 def rounds_not_growth() -> Verdict:

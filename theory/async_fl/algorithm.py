@@ -366,7 +366,7 @@ def _count_tables() -> int:
     return sum(1 for _ in _exhaustive_tables())
 
 
-@claim(id="000.thm-2.1.rho-bijection", seed="000", lines="L391-L397",
+@claim(id="000.thm-2.1.rho-bijection", seed="000", result="Theorem 2.1", role="proof-step", cause="000-B1-h-zero-based", lines="L391-L397",
        statement="rho maps MainClient's labels (c,i,h) bijectively onto the global iteration counts, inverted by the L397 procedure.",
        recorded="holds-with-correction")
 def rho_bijection() -> Verdict:
@@ -383,7 +383,7 @@ def rho_bijection() -> Verdict:
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
-@claim(id="000.thm-2.1.round-sum", seed="000", lines="L401-L406",
+@claim(id="000.thm-2.1.round-sum", seed="000", result="Theorem 2.1", role="proof-step", lines="L401-L406",
        statement="The labels of round i map under rho onto exactly the iterations s_0+..+s_{i-1} .. s_0+..+s_i-1, so sum_c U_{i,c} is that round's gradient sum.",
        recorded="holds")
 def round_sum() -> Verdict:
@@ -396,7 +396,7 @@ def round_sum() -> Verdict:
     return Verdict("holds", "exact", margin=0.0, evidence={"tables": _count_tables(), "rho": "corrected (h + 1)"})
 
 
-@claim(id="000.thm-2.1.t-le-tglob", seed="000", lines="L410",
+@claim(id="000.thm-2.1.t-le-tglob", seed="000", result="Theorem 2.1", role="proof-step", cause="000-B1-h-zero-based", lines="L410",
        statement="rho(c,i,h) <= t_glob = s_0+..+s_i-(s_{i,c}-h)-1 for every label.",
        recorded="holds-with-correction")
 def t_le_tglob() -> Verdict:
@@ -463,7 +463,7 @@ def _rule_failures(rule: str, d: int = 0, require_property_3: bool = False):
     return _rule_failures_family(rule, decreasing=True, d=d, require_property_3=require_property_3)
 
 
-@claim(id="000.thm-2.1.consistency", seed="000", lines="L130-L132, L408-L410, L341",
+@claim(id="000.thm-2.1.consistency", seed="000", result="Theorem 2.1", role="conclusion", cause="000-B1-h-zero-based", lines="L130-L132, L408-L410, L341",
        statement="With Appendix A's wait loop (wait while tau(t_glob) <= t_delay) every update's model contains all updates up to t - tau(t), for every permissible tau (t - tau(t) increasing) and message timing.",
        recorded="holds-with-correction")
 def consistency_le() -> Verdict:
@@ -488,7 +488,7 @@ def consistency_le() -> Verdict:
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
-@claim(id="000.alg.wait-equality", seed="000", lines="L90, L341",
+@claim(id="000.alg.wait-equality", seed="000", result="Theorem 2.1", role="definition", lines="L90, L341",
        statement="Algorithm 2.1's wait condition 'while tau(t_glob) = t_delay' keeps t_delay <= tau(t_glob), hence consistency.",
        recorded="refuted")
 def wait_equality() -> Verdict:
@@ -522,7 +522,7 @@ def _invariant_chain_failure(d: int):
     return worst
 
 
-@claim(id="000.thm-2.1.wait-invariant", seed="000", lines="L416-L428",
+@claim(id="000.thm-2.1.wait-invariant", seed="000", result="L140", role="proof-step", lines="L416-L428",
        statement="Under property (3), the wait rule i - k <= d (i >= d+1) implies t_delay <= tau(t_glob).",
        recorded="holds-with-correction")
 def wait_invariant() -> Verdict:
@@ -538,7 +538,7 @@ def wait_invariant() -> Verdict:
     return Verdict("refuted", "exact", margin=float(-gap), evidence=evidence, counterexample=example)
 
 
-@claim(id="000.thm-2.1.wait-consistency", seed="000", lines="L136-L140, L416-L420",
+@claim(id="000.thm-2.1.wait-consistency", seed="000", result="L140", role="conclusion", lines="L136-L140, L416-L420",
        statement="Under property (3), replacing the wait condition by 'proceed iff i - k <= d' (i >= d+1) still yields a sequence consistent with tau.",
        recorded="holds")
 def wait_consistency() -> Verdict:
@@ -556,7 +556,7 @@ def wait_consistency() -> Verdict:
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
-@claim(id="000.alg.broadcast-content", seed="000", lines="L77, L310",
+@claim(id="000.alg.broadcast-content", seed="000", result="Algorithm 2.1", role="definition", lines="L77, L310",
        statement="A received broadcast (v_hat, k) includes all updates up to and including round k.",
        recorded="holds-with-correction")
 def broadcast_content() -> Verdict:
@@ -589,7 +589,7 @@ def broadcast_content() -> Verdict:
     return Verdict("refuted", "exact", evidence=evidence, counterexample=evidence["counterexample_for_round_index_k"])
 
 
-@claim(id="000.alg.noise-sign", seed="000", lines="L118, L310",
+@claim(id="000.alg.noise-sign", seed="000", result="Algorithm 2.1", role="typo", lines="L118, L310",
        statement="After injecting noise (L118) the client's local model equals its start model minus eta_i times the U the server subtracts.",
        recorded="refuted")
 def noise_sign() -> Verdict:
@@ -613,7 +613,7 @@ SIM_WEIGHTS = (0.5, 0.3, 0.2)
 SIM_TAU = ("3+floor(t/2)", lambda t: 3 + max(t, 0) // 2)
 
 
-@claim(id="000.thm-2.1.simulation", seed="000", lines="L130-L134, L302-L369",
+@claim(id="000.thm-2.1.simulation", seed="000", result="Theorem 2.1", role="conclusion", lines="L130-L134, L302-L369",
        statement="Setup/Server/Client of Appendix A, with random delays and out-of-order delivery, follow recursion (1) (server invariant, round sums, final model) consistently with tau.",
        recorded="holds")
 def simulation(runs: int = 40) -> Verdict:
@@ -635,7 +635,7 @@ def simulation(runs: int = 40) -> Verdict:
     return Verdict("holds", "sampled", margin=0.0, evidence=evidence)
 
 
-@claim(id="000.alg.C1-sign", seed="000", lines="L577, L625",
+@claim(id="000.alg.C1-sign", seed="000", result="Algorithm C.1", role="typo", lines="L577, L625",
        statement="Algorithm C.1's write 'add eta_t d_xi g_h to entry h of w' implements recursion (7), w_{t+1} = w_t - eta_t d_xi S_u grad f.",
        recorded="refuted")
 def c1_sign() -> Verdict:

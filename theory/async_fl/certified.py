@@ -81,7 +81,7 @@ def certify_sqrt_bound(**kwargs) -> Certificate:
     return certify(f"{__name__}:sqrt_bound_margin", coords, **kwargs)
 
 
-@claim(id="000.lemma-D1.conclusion.certified", seed="000", lines="L838-852",
+@claim(id="000.lemma-D1.conclusion.certified", seed="000", result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
        statement="Lemma D.1 as seed 000 states it (no sigma >= 216/215): alpha(lam) <= s^2 lam(lam+1)/(N(N-s) sigma^2) "
                  "+ (r/r0) s^3 lam^2(lam+1)/(N(N-s)^2 sigma^3) on its hypothesis region (searched for sigma in [1/2, 216/215]).",
        recorded="refuted")
@@ -111,7 +111,7 @@ def check_lemma_d1_conclusion() -> Verdict:
     return v
 
 
-@claim(id="000.r0.sigma-threshold.certified", seed="000", lines="L1330-1336",
+@claim(id="000.r0.sigma-threshold.certified", seed="000", result="Theorem 3.2", role="constant", lines="L1330-1336",
        statement="With 0 <= r0 <= (sqrt3-1)/16, u0 = 2 sqrt(r0 sigma)/(sigma-r0) < 1 and u1 = u0 e/sigma < 1 for every sigma >= 1.137.",
        recorded="holds")
 def check_u_threshold() -> Verdict:
@@ -134,7 +134,7 @@ def check_u_threshold() -> Verdict:
     return v
 
 
-@claim(id="000.C2.sqrt-bound.certified", seed="000", lines="L721-L727",
+@claim(id="000.C2.sqrt-bound.certified", seed="000", result="Theorem C.2.2", role="proof-step", lines="L721-L727",
        statement="For every M_0 >= 0 and t >= max{M_0, e^2}: sqrt((t+M_0)/(4 ln(t+M_0))) <= sqrt((t/ln t)(1-1/ln t)) "
                  "(the first half of 000.C2.sqrt-bound; the delay bound 'for t large enough' is not part of it).",
        recorded="holds")

@@ -115,7 +115,7 @@ def sensitivity_of_round(grad: Callable, *, xi_added, xi_other, s: int, eta, C, 
 SAMPLING_POINT = {"s": 32, "N": 10 ** 4, "sigma": 3, "lam": 9}
 
 
-@claim(id="000.coverage.sampling", seed="000", lines="L94, L836, L838-L854, L862",
+@claim(id="000.coverage.sampling", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L836, L838-L854, L862",
        statement="Lemma D.1's bound, derived for a sample present with probability q = s/N, bounds the log moment of a round of Algorithm 2.1, which draws s samples uniformly with replacement.",
        recorded="refuted")
 def sampling() -> Verdict:
@@ -162,7 +162,7 @@ def _epsilon_effect(q: float, sigma: float, sensitivity: float) -> dict:
 RECURSION_POINT = {"xi_added": "pi/2", "xi_other": "pi", "s": 4, "eta": "1/2", "C": 1, "w0": 0}
 
 
-@claim(id="000.coverage.recursion", seed="000", lines="L830-L832, L858-L860",
+@claim(id="000.coverage.recursion", seed="000", result="Theorem 3.1", role="hypothesis", lines="L830-L832, L858-L860",
        statement="Although w_hat changes within the round, Abadi's Lemma 3 still applies: adding one record moves the round's sum by at most C (the 1-D reduction to N(0,C^2 sigma^2) vs N(C, C^2 sigma^2)).",
        recorded="refuted")
 def recursion() -> Verdict:
@@ -198,7 +198,7 @@ def recursion() -> Verdict:
     return Verdict("holds", "numeric", evidence=evidence)
 
 
-@claim(id="000.coverage.one-noisy-sum", seed="000", lines="L118-L122, L830",
+@claim(id="000.coverage.one-noisy-sum", seed="000", result="Theorem 3.1", role="hypothesis", lines="L118-L122, L830",
        statement="Each round of Algorithm 2.1 releases one noisy sum U = sum of the round's clipped gradients + one N(0, C^2 sigma_i^2 I) draw, the mechanism the analysis composes.",
        recorded="holds")
 def one_noisy_sum() -> Verdict:
@@ -222,7 +222,7 @@ def one_noisy_sum() -> Verdict:
 THEOREM_RANGE_POINTS = ({"s": 16, "N": 10 ** 4, "sigma": 3}, {"s": 32, "N": 10 ** 4, "sigma": 3})
 
 
-@claim(id="000.coverage.theorem-range", seed="000", lines="L94, L180-L190, L1013-L1015",
+@claim(id="000.coverage.theorem-range", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L180-L190, L1013-L1015",
        statement="Theorem 3.1's (epsilon, delta) guarantee, which only evaluates Lemma D.1 at lambda <= sigma^2, covers the with-replacement sampling Algorithm 2.1 uses.",
        recorded="open")
 def theorem_range() -> Verdict:

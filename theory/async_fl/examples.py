@@ -349,19 +349,25 @@ def _rounds_verdict(n: int, printed_key: str) -> Verdict:
     return Verdict("holds", "exact", 0.0, ev)
 
 
+#: the one error behind the examples' round counts and their gamma = m/T: T is taken as the upper bound of (19)
+T_FROM_UPPER_BOUND = "000-examples-T-from-upper-bound-19"
+
+
 def _register(n: int, constants_status: str, comparison_status: str, hyp_status: str, rounds_key: str, rounds_status: str):
     lines = EXAMPLES[n]["lines"]
-    claim(id=f"000.example-{n}.constants", seed="000", lines=lines,
+    claim(id=f"000.example-{n}.constants", seed="000", lines=lines, result=f"Example {n}", role="example",
           statement=f"Example {n}: every printed constant of the parameter-selection procedure (q, m, T, m/T, factor, B, delta, ...) follows from its inputs.",
           recorded=constants_status)(lambda n=n: _constants_verdict(n, _procedure_keys(n)))
     if _comparison_keys(n):
-        claim(id=f"000.example-{n}.comparison", seed="000", lines=lines,
+        claim(id=f"000.example-{n}.comparison", seed="000", lines=lines, result=f"Example {n}", role="example",
               statement=f"Example {n}: the printed round counts, reduction factors and aggregated noise sqrt(T)*sigma follow from the example's values.",
               recorded=comparison_status)(lambda n=n: _constants_verdict(n, _comparison_keys(n), sigma_constant_rows(n)))
-    claim(id=f"000.example-{n}.hypotheses", seed="000", lines=lines,
+    claim(id=f"000.example-{n}.hypotheses", seed="000", lines=lines, result=f"Example {n}", role="example",
+          cause=T_FROM_UPPER_BOUND,
           statement=f"Example {n}: the final sequence satisfies Theorem D.3's hypotheses (sigma >= 1.137, r0 <= 1/e, u0, u1 < 1, q_i <= r0/sigma, gamma >= m/T).",
           recorded=hyp_status)(lambda n=n: _hypotheses_verdict(n))
-    claim(id=f"000.example-{n}.rounds", seed="000", lines=lines,
+    claim(id=f"000.example-{n}.rounds", seed="000", lines=lines, result=f"Example {n}", role="example",
+          cause=T_FROM_UPPER_BOUND,
           statement=f"Example {n}: the final sequence reaches K after the printed number of rounds ({rounds_key}).",
           recorded=rounds_status)(lambda n=n, key=rounds_key: _rounds_verdict(n, key))
 
@@ -418,12 +424,12 @@ def _accountant_verdict(n: int) -> Verdict:
 
 
 for _n in CLAIMED_GUARANTEE:
-    claim(id=f"000.example-{_n}.accountant", seed="000", lines=EXAMPLES[_n]["lines"],
+    claim(id=f"000.example-{_n}.accountant", seed="000", lines=EXAMPLES[_n]["lines"], result=f"Example {_n}", role="example",
           statement=f"Example {_n}: the final sequence with its sigma is (epsilon, delta)-DP for the (epsilon, delta) the example claims, by the certified accountant.",
           recorded="holds")(lambda n=_n: _accountant_verdict(n))
 
 
-@claim(id="000.thm-3.2.case1-implied-by-thm-3.1", seed="000", lines="L1100-1102, L1340-1344",
+@claim(id="000.thm-3.2.case1-implied-by-thm-3.1", seed="000", result="Theorem D.3", role="proof-step", lines="L1100-1102, L1340-1344",
        statement="Case 1 of Theorem D.3 follows from Theorem 3.1: at the examples' final sequences (real rounds, r0 = sigma max_i q_i) Theorem 3.1's requirement on sigma is at most the case-1 requirement met by the example's sigma.",
        recorded="holds")
 def case1_implied() -> Verdict:
@@ -463,7 +469,7 @@ def _main_text_rows() -> list:
              "agrees": bool(agrees_with_printed(float(val), PRINTED[k].text))} for k, val in ours.items()]
 
 
-@claim(id="000.example-3.main-text-arithmetic", seed="000", lines="L220",
+@claim(id="000.example-3.main-text-arithmetic", seed="000", result="L220", role="printed-value", lines="L220",
        statement="Main-text example, arithmetic: the printed 1.322, T ~ 195, B = 5.78, delta = 5.5e-8, 1563, 0.12, 229 and 112 "
                  "follow from Example 3's procedure (T the upper bound (19), gamma = m/T with that T).",
        recorded="holds")
@@ -477,7 +483,7 @@ def main_text_arithmetic() -> Verdict:
     return Verdict("holds", "numeric", 0.0, ev)
 
 
-@claim(id="000.example-3.main-text", seed="000", lines="L220",
+@claim(id="000.example-3.main-text", seed="000", result="L220", role="printed-value", cause=T_FROM_UPPER_BOUND, lines="L220",
        statement="Main-text example: the sequence s_{i,c} = 16 + ceil(1.322 i) (N_c = 10,000, K = 25,000, sigma = 8) has "
                  "T ~ 195 rounds and, by Theorem D.3, budget B = 5.78, i.e. delta = 5.5e-8 at epsilon = 1.",
        recorded="refuted", version="2")

@@ -23,7 +23,7 @@ C_GRID = tuple(np.round(np.arange(0.0, 1.0, 0.01), 2))
 
 # --- seed 000 Fig 3: pure counting --------------------------------------------------------------
 
-@claim(id="000.fig3.i-over-log-i-fewer-rounds", seed="000", lines="L1885-L1893",
+@claim(id="000.fig3.i-over-log-i-fewer-rounds", seed="000", result="Fig 3", role="figure", lines="L1885-L1893",
        statement="For K = 20000, a = 50, b = 0 the O(i/ln i) sequence needs fewer communication rounds than "
                  "every O(i^c) sequence with c in [0, 1) (decided over all such c: the paper's text does not "
                  "list the c values of its Fig 3).",
@@ -45,7 +45,7 @@ def fig3_i_over_log_i():
                    {"K": 20000, "a": 50, "b": 0, "beats_i_over_log_i": worse} if worse else None)
 
 
-@claim(id="000.fig3.linear-fewest-rounds", seed="000", lines="L1885-L1893",
+@claim(id="000.fig3.linear-fewest-rounds", seed="000", result="Fig 3", role="figure", lines="L1885-L1893",
        statement="For K = 20000, a = 50, b = 0 the O(i) sequence with c = 1 needs the fewest communication "
                  "rounds of the listed sampling methods.",
        recorded="holds", figure="figures/out/fig_000_3.png")
@@ -69,7 +69,7 @@ def _schemes(finals, seeds, eta0: str, ref: str) -> dict:
     return {"status": worst(v["status"] for v in out.values()), "per_clock": out}
 
 
-@claim(id="000.fig1a.diminishing-increasing-same-accuracy", seed="000", lines="L226, L1929",
+@claim(id="000.fig1a.diminishing-increasing-same-accuracy", seed="000", result="Fig 1", role="figure", lines="L226, L1929",
        statement="Diminishing steps eta_0/(1 + 0.001 t) with eta_0 = 0.1 and linearly increasing sample sizes reach, "
                  "in 9 rounds, the same or better accuracy (within one point) than constant eta = 0.0025 and "
                  "s = 200 in 20 rounds (both diminishing1 and diminishing2; strongly convex).",
@@ -94,7 +94,7 @@ def _certified_eps(name: str) -> dict:
     return {f'{r.get("model", "")}: {r["label"]}': float(r["epsilon_upper"]) for r in rows if r.get("epsilon_upper")}
 
 
-@claim(id="000.fig1b.increasing-better-under-dp", seed="000", lines="L234, L1968",
+@claim(id="000.fig1b.increasing-better-under-dp", seed="000", result="Fig 1", role="figure", lines="L234, L1968",
        statement="Under DP with the same privacy guarantee (sigma = 8 for the increasing schedule s_{i,c} = N_c q (i + m), "
                  "C = 0.1, K = 25000), diminishing steps with increasing sample sizes reach a higher test accuracy than "
                  "constant s = 16 with constant steps (strongly and plain convex).",
@@ -135,7 +135,7 @@ def fig1b_dp():
 
 # --- seed 000 Figs 4-5: sampling methods --------------------------------------------------------
 
-@claim(id="000.fig4.fast-sequences-keep-accuracy", seed="000", lines="L1893",
+@claim(id="000.fig4.fast-sequences-keep-accuracy", seed="000", result="Fig 4", role="figure", lines="L1893",
        statement="O(i) with c = 1 and O(i/ln i) (a = 50, K = 20000) keep the accuracy of the constant sequence "
                  "s_i = 50 (within one point) while needing far fewer rounds (strongly convex).",
        recorded="not-reproduced", figure="figures/out/fig_000_4.png")
@@ -155,7 +155,7 @@ def fig4_methods():
 
 # --- seed 000 Fig 10: biased vs unbiased clients ------------------------------------------------
 
-@claim(id="000.fig10.biased-no-difference", seed="000", lines="L239, L1941-L1953",
+@claim(id="000.fig10.biased-no-difference", seed="000", result="Fig 10", role="figure", lines="L239, L1941-L1953",
        statement="Two clients each holding a single digit (biased) reach the same final accuracy, within one point, "
                  "as i.i.d. clients (strongly and plain convex), decided by TOST on real MNIST where the arms can "
                  "differ (digits 4/9; on the paper's 0/1 pair every arm reaches about 100 %).",

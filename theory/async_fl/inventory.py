@@ -40,7 +40,7 @@ ITEMS = (
          reason="which theorem of Abadi et al. is meant is a citation question (the two lines disagree; seed 002 L440 "
                 "quotes Theorem 1 as the sigma bound); nothing to compute"),
     Item("theorem", "Theorem 3.2 (main DP theorem, q_i = q (i+m)^p)", "L194-214",
-         claims=("000.thm-3.2.T-bounds-19", "000.thm-3.2.K-star", "000.thm-3.2.A-B-derivation", "000.r0.closed-forms-gamma",
+         claims=("000.thm-3.2.conclusion", "000.thm-3.2.T-bounds-19", "000.thm-3.2.K-star", "000.thm-3.2.A-B-derivation", "000.r0.closed-forms-gamma",
                  "000.r0.sigma-threshold")),
     Item("text", "Theorem 3.2 assumes m >= 0 (main text) where Theorem D.3 assumes m > 0", "L196, L1067",
          claims=("000.text.m-range",)),
@@ -101,7 +101,7 @@ ITEMS = (
     Item("text", "C.2.2 alpha = a_1 <= 36 and Lemma B.4's hypotheses", "L735-744", claims=("000.lemma-B4.c22-hypotheses",)),
     Item("text", "E_bar_1 <= 2 E_0 via s_0 <= 3 M_0: 1/(16(d+1)^2) <= 1/16 <= 3/4 <= 3(m+1)/4", "L746",
          claims=("000.C22.s0-le-3M0",)),
-    Item("theorem", "Theorem C.2.2 (rate 8 36^2 N/mu^2 1/t)", "L748-778", claims=("000.thm-2.2.eta-closed-form", "000.thm-2.2.orders",
+    Item("theorem", "Theorem C.2.2 (rate 8 36^2 N/mu^2 1/t)", "L748-778", claims=("000.thm-C.2.2.rate", "000.thm-2.2.eta-closed-form", "000.thm-2.2.orders",
                                                                               "000.thm-2.2.rate-expansion", "000.thm-2.2.optimality-factor")),
     Item("text", "C.3 plain convex and non-convex", "L782-804", claims=("000.C3.average-definition", "000.C3.curvature-endpoints")),
     # --- appendix D ----------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def bound_l874(t, q, sigma):
                  + q ** t * (1 + (1 - q) * 2 ** t * e_t * mpmath.mpf(t) ** t) / (2 * (1 - q) ** t * s ** (2 * t)))
 
 
-@claim(id="000.lemma-D1.L874-moment-bound", seed="000", lines="L872-874",
+@claim(id="000.lemma-D1.L874-moment-bound", seed="000", result="Lemma D.1", role="proof-step", lines="L872-874",
        statement="The moments M_t = E_{nu1}[((nu0 - nu1)/nu1)^t] (t >= 3) are at most the regrouped bound printed at L874 "
                  "(which has '1 + (1-q) 2^t ...' where Abadi's bound regroups to '2 + ...').",
        recorded="holds")
@@ -59,7 +59,7 @@ def _double_factorial(n: int) -> int:
     return math.prod(range(n, 0, -2)) if n > 0 else 1
 
 
-@claim(id="000.lemma-D1.L882-first-term", seed="000", lines="L874-882",
+@claim(id="000.lemma-D1.L882-first-term", seed="000", result="Lemma D.1", role="proof-step", lines="L874-882",
        statement="With binom(lam+1, t) <= (lam+1)/lam lam^t/t!, the first term of L874 times binom(lam+1, t) is at most "
                  "(lam+1)/lam lam^t (2q)^t ((t-2)!!/t! + e_t)/(2(1-q)^{t-1} sigma^t) (L882).",
        recorded="holds")
@@ -86,7 +86,7 @@ def check_l882() -> Verdict:
 EQ13_Q_SUP = 0.31
 
 
-@claim(id="000.lemma-D1.eq13-factor-half", seed="000", lines="L882-893",
+@claim(id="000.lemma-D1.eq13-factor-half", seed="000", result="Lemma D.1", role="proof-step", lines="L882-893",
        statement="Dropping the O((t-1)!!/t!) and O(1/t!) terms of L882 and L888 (L890) still leaves (13) an upper bound on "
                  "their sum, because (13) also drops their factor 1/2.",
        recorded="holds")

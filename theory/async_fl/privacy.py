@@ -260,7 +260,7 @@ def _d1_where(p):
     return {"lam": int(p["lam"]), "sigma": float(p["sigma"]), "q": float(p["q"]), "r0": float(p["r0"])}
 
 
-@claim(id="000.lemma-D1.conclusion", seed="000", lines="L838-852",
+@claim(id="000.lemma-D1.conclusion", seed="000", result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
        statement="Under Lemma D.1's hypotheses (no sigma >= 216/215), alpha_i(lam) <= s^2 lam(lam+1)/(N(N-s)sigma^2) + (r/r0) s^3 lam^2(lam+1)/(N(N-s)^2 sigma^3).",
        recorded="refuted")
 def d1_conclusion() -> Verdict:
@@ -282,7 +282,7 @@ def d1_conclusion() -> Verdict:
                    reason="fails at small q for sigma below seed 002's 216/215 (the hypothesis seed 000 drops)")
 
 
-@claim(id="000.lemma-D1.geometric-series", seed="000", lines="L903-913",
+@claim(id="000.lemma-D1.geometric-series", seed="000", result="Lemma D.1", role="proof-step", lines="L903-913",
        statement="The binomial tail is at most the t = 3 terms of (13) times 1/(1-u0) and 1/(1-u1) (geometric series with ratio U0, U1).",
        recorded="refuted")
 def d1_geometric() -> Verdict:
@@ -298,7 +298,7 @@ def d1_geometric() -> Verdict:
     return Verdict("holds", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev)
 
 
-@claim(id="000.lemma-D1.proof-assumption", seed="000", lines="L842, L895",
+@claim(id="000.lemma-D1.proof-assumption", seed="000", result="Lemma D.1", role="proof-step", lines="L842, L895",
        statement="The proof's assumption lam/sigma^2 <= ln(1/(q lam)) follows from the statement's hypothesis lam <= sigma^2 ln(1/(q sigma)).",
        recorded="refuted", version="2")
 def d1_proof_assumption() -> Verdict:
@@ -322,7 +322,7 @@ def d1_proof_assumption() -> Verdict:
     return Verdict("holds", "numeric", margin, ev)
 
 
-@claim(id="000.lemma-D1.footnote-8", seed="000", lines="L890",
+@claim(id="000.lemma-D1.footnote-8", seed="000", result="Lemma D.1", role="proof-step", lines="L890",
        statement="Footnote 8: 1 + (1-q)^{-1} <= 1 + 1/(1-r0/sigma) = 1 + sigma/(sigma-r0) = 2 + r0/(sigma-r0) when q <= r0/sigma.",
        recorded="holds")
 def d1_footnote8() -> Verdict:
@@ -340,7 +340,7 @@ def d1_footnote8() -> Verdict:
 # Claims: Theorem 3.1 (L180-190, D.2 L919-1059)
 # =================================================================================================
 
-@claim(id="000.thm-3.1.preconditions", seed="000", lines="L180-190, L923-931",
+@claim(id="000.thm-3.1.preconditions", seed="000", result="Theorem 3.1", role="hypothesis", lines="L180-190, L923-931",
        statement="The main-text hypotheses of Theorem 3.1 (constant sigma, r0 < 1/e, s_{i,c}/N_c <= r0/sigma) suffice to define r and c(x).",
        recorded="holds-with-correction")
 def thm31_preconditions() -> Verdict:
@@ -360,7 +360,7 @@ def thm31_preconditions() -> Verdict:
     return Verdict("holds", "numeric", float(1 - b), ev)
 
 
-@claim(id="000.thm-3.1.c-function", seed="000", lines="L1043-1057, L1240",
+@claim(id="000.thm-3.1.c-function", seed="000", result="Theorem 3.1", role="proof-step", lines="L1043-1057, L1240",
        statement="c0 = (sqrt(2 r rho c1 + 1) - 1)/(r rho c1) is the largest root of (r rho/2) c1 c0^2 + c0 - 1 <= 0, c(x) <= 1, and the branches meet at tau = ((2 r rho/rho_hat + 1)^2 - 1)/(2 r rho).",
        recorded="holds")
 def thm31_c_function() -> Verdict:
@@ -377,7 +377,7 @@ def thm31_c_function() -> Verdict:
     return Verdict("holds", "symbolic", 0.0, ev) if ok else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.1.branch-sigma", seed="000", lines="L186-188, L1039",
+@claim(id="000.thm-3.1.branch-sigma", seed="000", result="Theorem 3.1", role="proof-step", lines="L186-188, L1039",
        statement="In the branch c0 = 2/(rho_hat c1) with rho_hat = S1^2/S2 the bound reads sigma >= sqrt(2 ln(1/delta)/epsilon), independent of T, q and K.",
        recorded="holds")
 def thm31_branch_sigma() -> Verdict:
@@ -390,7 +390,7 @@ def thm31_branch_sigma() -> Verdict:
     return Verdict("holds", "symbolic", 0.0, ev) if diff == 0 else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.1.constant-q", seed="000", lines="L1037",
+@claim(id="000.thm-3.1.constant-q", seed="000", result="Theorem 3.1", role="remark", lines="L1037",
        statement="For constant sample sizes (s_{i,c}/N_c = q) sqrt(S2_hat) = q, so the bound is Abadi et al.'s Theorem 1.",
        recorded="refuted")
 def thm31_constant_q() -> Verdict:
@@ -415,7 +415,7 @@ def _thm31_case(n_c, sizes, sigma, epsilon, r0):
     return t, lam_int, proved
 
 
-@claim(id="000.thm-3.1.lambda-step", seed="000", lines="L967, L975-978, L1027-1033",
+@claim(id="000.thm-3.1.lambda-step", seed="000", result="Theorem 3.1", role="proof-step", lines="L967, L975-978, L1027-1033",
        statement="With an integer lam satisfying lam + 1 <= c0 eps/(2 S2), the proof's delta = exp(-lam eps/2) is at most exp(-c0 eps^2/(4 S2)).",
        recorded="refuted")
 def thm31_lambda_step() -> Verdict:
@@ -458,7 +458,7 @@ def thm31_accountant_point(n_c, blocks, sigma, epsilon, r0) -> dict:
             "eps_pld_lower": e.epsilon_lower, "eps_pld_upper": e.epsilon_upper}
 
 
-@claim(id="000.thm-3.1.vs-accountant", seed="000", lines="L180-190",
+@claim(id="000.thm-3.1.vs-accountant", seed="000", result="Theorem 3.1", role="conclusion", lines="L180-190",
        statement="When the theorem's bound holds (sigma = 2/sqrt(c0) sqrt(S2_hat T ln(1/delta))/epsilon), the mechanism is (epsilon, delta)-DP: the certified PLD epsilon at that delta is <= epsilon.",
        recorded="holds")
 def thm31_vs_accountant() -> Verdict:
@@ -508,7 +508,7 @@ def _t_bound_rows(gamma_of):
     return rows
 
 
-@claim(id="000.thm-3.2.T-bounds-19", seed="000", lines="L1067-1077, L1209-1215",
+@claim(id="000.thm-3.2.T-bounds-19", seed="000", result="Theorem D.3", role="proof-step", cause="000-sum-bound-gamma-m-not-m-plus-1", lines="L1067-1077, L1209-1215",
        statement="With K/N_c = sum_{i=1}^T q(i+m)^p and gamma = m/T: ((p+1)K/s)^(1/(1+p))/(1+gamma) <= T <= ((p+1)K/s)^(1/(1+p)) (19).",
        recorded="holds-with-correction")
 def thm32_t_bounds() -> Verdict:
@@ -552,7 +552,7 @@ def _s_hat_rows(q_scale=0.2):
     return rows
 
 
-@claim(id="000.thm-3.2.S-hat-bounds", seed="000", lines="L1192-1202",
+@claim(id="000.thm-3.2.S-hat-bounds", seed="000", result="Theorem D.3", role="proof-step", cause="000-sum-bound-gamma-m-not-m-plus-1", lines="L1192-1202",
        statement="q^j T^(pj)/(pj+1) <= S_hat_j <= q^j T^(pj)/(pj+1) (1+gamma)^(1+pj)/(1-alpha)^(j-1) with gamma = m/T, alpha = q(T+m)^p.",
        recorded="holds-with-correction")
 def thm32_s_hat_bounds() -> Verdict:
@@ -577,7 +577,7 @@ def thm32_s_hat_bounds() -> Verdict:
     return Verdict("refuted", "sampled", margin, ev, counterexample=up_bad[0] if up_bad else worst_lo)
 
 
-@claim(id="000.thm-3.2.K-star", seed="000", lines="L1080, L1183-1190",
+@claim(id="000.thm-3.2.K-star", seed="000", result="Theorem D.3", role="constant", lines="L1080, L1183-1190",
        statement="K <= K^* = (r0/sigma)^((1+p)/p)/(p+1) (N_c/s)^(1/p) N_c (1+gamma)^(1+p) implies q(T+m)^p <= alpha = r0/sigma.",
        recorded="refuted", version="2")
 def thm32_k_star() -> Verdict:
@@ -634,7 +634,7 @@ def _ab_point(p, g, a, r, eps, n, s) -> dict:
             "B_first_form_fixed_over_B": float(head * (p + 1) ** (1 / (1 + 2 * p)) / b)}
 
 
-@claim(id="000.thm-3.2.A-B-derivation", seed="000", lines="L1083-1084, L1240-1287",
+@claim(id="000.thm-3.2.A-B-derivation", seed="000", result="Theorem D.3", role="typo", lines="L1083-1084, L1240-1287",
        statement="K >= K^+ (A of L1083) is equivalent to the c1 upper bound (20) <= 1/(r rho), K <= K^- (B of L1084) to the c1 lower bound (21) >= tau, and B = (1+gamma)^(-2(1+p)^2/(1+2p)) (p+1)^(1/(1+p)) tau^(-(1+p)/(1+2p)) (L1284).",
        recorded="holds-with-correction")
 def thm32_a_b() -> Verdict:
@@ -660,7 +660,7 @@ def thm32_a_b() -> Verdict:
     return Verdict("refuted", "sampled", 0.0, ev, counterexample={k: v for k, v in ev.items() if k != "rows"})
 
 
-@claim(id="000.thm-3.2.condition-24", seed="000", lines="L1244-1257",
+@claim(id="000.thm-3.2.condition-24", seed="000", result="Theorem D.3", role="proof-step", lines="L1244-1257",
        statement="1/(r rho) <= tau iff r >= ((sqrt3-1)/2)(3p+1)(1-alpha)^2/((p+1)(2p+1)(1+gamma)^(2p)), with (sqrt3-1)/2 printed as 0.37.",
        recorded="holds")
 def thm32_condition_24() -> Verdict:
@@ -680,7 +680,7 @@ def thm32_condition_24() -> Verdict:
     return Verdict("holds", "symbolic", 0.37 - c, ev) if ok else Verdict("refuted", "symbolic", 0.37 - c, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.case1-simplification", seed="000", lines="L1101-1103, L1346-1356, L1404",
+@claim(id="000.thm-3.2.case1-simplification", seed="000", result="Theorem D.3", role="proof-step", lines="L1101-1103, L1346-1356, L1404",
        statement="In case 1, sqrt(2 rho_hat c1 S2_hat T ln(1/delta))/epsilon with the upper bounds on T, S2_hat, c1 equals sqrt(2 ln(1/delta)/epsilon)(1+gamma)^(2+3p)/sqrt(1-alpha).",
        recorded="holds")
 def thm32_case1() -> Verdict:
@@ -699,7 +699,7 @@ def thm32_case1() -> Verdict:
     return Verdict("holds", "symbolic", 0.0, ev) if ok1 and ok2 else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.case2-16", seed="000", lines="L1116-1120, L1444-1466",
+@claim(id="000.thm-3.2.case2-16", seed="000", result="Theorem D.3", role="conclusion", cause="000-case2-missing-sqrt-1-plus-gamma", lines="L1116-1120, L1444-1466",
        statement="Bound (28) with K = k K^+ is equivalent to (16): sigma >= k^((1+2p)/(2+2p)) 2/(1-alpha)^(3/2) sqrt(r(p+1)(2p+1)/(3p+1)) sqrt(2 ln(1/delta)/epsilon)(1+gamma)^(2(1+2p)).",
        recorded="holds-with-correction")
 def thm32_case2() -> Verdict:
@@ -726,7 +726,7 @@ def thm32_case2() -> Verdict:
     return Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.case2-c0", seed="000", lines="L1414-1420",
+@claim(id="000.thm-3.2.case2-c0", seed="000", result="Theorem D.3", role="proof-step", lines="L1414-1420",
        statement="If c1 <= 1/(r rho) then c0 = (sqrt(2 r rho c1 + 1) - 1)/(r rho c1) satisfies 1/2 <= 1 - r rho c1/2 <= c0 <= 1.",
        recorded="holds")
 def thm32_case2_c0() -> Verdict:
@@ -742,7 +742,7 @@ def thm32_case2_c0() -> Verdict:
     return Verdict("holds", "symbolic", 0.0, ev) if ok else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
 
 
-@claim(id="000.thm-3.2.aggregated-noise-bound", seed="000", lines="L1154-1160",
+@claim(id="000.thm-3.2.aggregated-noise-bound", seed="000", result="Theorem D.3", role="conclusion", lines="L1154-1160",
        statement="For p <= p^-, sqrt(T) sigma >= ((p+1)K/s)^(1/(2+2p)) sqrt(2 ln(1/delta)/epsilon)(1+gamma)^((5+6p)/2)/sqrt(1-r0/sigma) from T's lower bound and case 1.",
        recorded="holds-with-correction")
 def thm32_aggregated_noise() -> Verdict:

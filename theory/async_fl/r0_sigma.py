@@ -97,7 +97,7 @@ def _first_iterates(sigma, p, n: int) -> list:
         return list(itertools.islice(_iterates(sigma, p), n))
 
 
-@claim(id="000.r0.printed-values", seed="000", lines="L1338, L1474, L1702",
+@claim(id="000.r0.printed-values", seed="000", result="Theorem D.3", role="printed-value", lines="L1338, L1474, L1702",
        statement="The iteration gives r0(3)=0.0110, r0(5)=0.0202 and r0(8)=0.0247 for p=1.",
        recorded="refuted")
 def printed_values() -> Verdict:
@@ -130,7 +130,7 @@ def printed_values() -> Verdict:
     return Verdict("holds", "numeric", margin, {"values": rows})
 
 
-@claim(id="000.r0.sigma-threshold", seed="000", lines="L1330-1336",
+@claim(id="000.r0.sigma-threshold", seed="000", result="Theorem 3.2", role="constant", lines="L1330-1336",
        statement="With r0 <= (sqrt3-1)/16, u0 < 1 and u1 < 1 hold for every sigma >= 1.137.",
        recorded="holds")
 def sigma_threshold() -> Verdict:
@@ -152,7 +152,7 @@ def sigma_threshold() -> Verdict:
                    counterexample={"sigma": PRINTED["sigma_threshold_r0"].value, **at})
 
 
-@claim(id="000.r0.iterate-bound", seed="000", lines="L1328-1336",
+@claim(id="000.r0.iterate-bound", seed="000", result="Theorem D.3", role="proof-step", lines="L1328-1336",
        statement="Every iterate of the r0 iteration satisfies r0 <= (sqrt3-1)/16 < 1/e.",
        recorded="holds")
 def iterate_bound() -> Verdict:
@@ -171,7 +171,7 @@ def iterate_bound() -> Verdict:
     return Verdict(status, "symbolic", float(bound) - worst, ev)
 
 
-@claim(id="000.r0.fixed-point", seed="000", lines="L1300, L1320-1336",
+@claim(id="000.r0.fixed-point", seed="000", result="Theorem D.3", role="proof-step", lines="L1300, L1320-1336",
        statement="The iteration converges to an r0 at which r of (14) equals the target (24) with equality and u0, u1 < 1.",
        recorded="holds")
 def fixed_point() -> Verdict:
@@ -204,7 +204,7 @@ def _b_symbolic_at_target():
     return diff_log, a_ratio
 
 
-@claim(id="000.r0.closed-forms", seed="000", lines="L1092-1093, L1302-1316",
+@claim(id="000.r0.closed-forms", seed="000", result="Theorem D.3", role="constant", lines="L1092-1093, L1302-1316",
        statement="With r equal to the target of (24), B = (1/(1+p))((sqrt3-1)(2p+1)/2)^((1+p)/(1+2p)) and A = B(1+gamma)^((3+4p)(1+p)/(1+2p)).",
        recorded="holds")
 def closed_forms() -> Verdict:
@@ -221,7 +221,7 @@ def closed_forms() -> Verdict:
     return Verdict("refuted", "symbolic", worst, ev, counterexample={"log_ratio_B": str(diff_b)})
 
 
-@claim(id="000.r0.closed-forms-gamma", seed="000", lines="L196-198, L1092-1093, L1328-1330",
+@claim(id="000.r0.closed-forms-gamma", seed="000", result="Theorem 3.2", role="constant", lines="L196-198, L1092-1093, L1328-1330",
        statement="For r0 = r0(sigma) (a function of sigma only) B equals its closed form independently of gamma = m/T and A = B(1+gamma)^((3+4p)(1+p)/(1+2p)).",
        recorded="refuted")
 def closed_forms_gamma() -> Verdict:
@@ -243,7 +243,7 @@ def closed_forms_gamma() -> Verdict:
 _P_SYMBOLIC = (0, sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(3, 4), 1, 2)
 
 
-@claim(id="000.r0.limit", seed="000", lines="L1296-1300, L1310-1312, L1408-1412",
+@claim(id="000.r0.limit", seed="000", result="Theorem D.3", role="remark", lines="L1296-1300, L1310-1312, L1408-1412",
        statement="As r0 -> 0, B -> (p+1/2)^((1+p)/(1+2p))/(p+1) independently of gamma, and the closed form at r0(sigma) is this limit times (sqrt3-1)^((1+p)/(1+2p)) in [0.73, 0.81] for 0<=p<=1.",
        recorded="holds")
 def limit() -> Verdict:
@@ -268,7 +268,7 @@ def limit() -> Verdict:
     return Verdict("refuted", "symbolic", hi - lo, ev, counterexample={"ratio_p0": lo, "ratio_p1": hi, "limits": limits})
 
 
-@claim(id="000.r0.constant-1.21", seed="000", lines="L1127, L1162, L1472-1484",
+@claim(id="000.r0.constant-1.21", seed="000", result="Theorem D.3", role="constant", lines="L1127, L1162, L1472-1484",
        statement="At r0(sigma), (16) reduces to (17) with the constant 1.21 = 2 sqrt((sqrt3-1)/2); 1.21^2*2^(3/2) = 4.14 and k <= 1.53.",
        recorded="holds")
 def constant_121() -> Verdict:

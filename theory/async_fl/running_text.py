@@ -19,7 +19,7 @@ from theory.ledger import Verdict, agrees_with_printed, claim
 CONVERGED_REL_TOL = 0.01
 
 
-@claim(id="000.fig1b.slope-L234", seed="000", lines="L234, L220, L1682, L1967",
+@claim(id="000.fig1b.slope-L234", seed="000", result="Fig 1", role="printed-value", lines="L234, L220, L1682, L1967",
        statement="Figure 1b's sequence s_{i,c} = 16 + ceil(1.348 i) (L234) is the main-text/Example 3 sequence "
                  "16 + ceil(1.322 i) (L220, L1682, L1967) to the printed digits.",
        recorded="refuted")
@@ -37,7 +37,7 @@ def check_fig1b_slope() -> Verdict:
                                    "s_100_L234": 16 + math.ceil(1.348 * 100), "s_100_example3": 16 + math.ceil(example3 * 100)})
 
 
-@claim(id="000.text.m-range", seed="000", lines="L196, L1967, L1067",
+@claim(id="000.text.m-range", seed="000", result="Theorem 3.2", role="hypothesis", lines="L196, L1967, L1067",
        statement="The sequences s_{i,c} = N_c q (i+m)^p with m >= 0 of Theorem 3.2 (L196) and Appendix E (L1967) are "
                  "within Theorem D.3's hypothesis m > 0 (L1067).",
        recorded="refuted")
@@ -62,7 +62,7 @@ def _rounds(q, m, p, n_c, k, first: int, inclusive: bool) -> int:
         t += 1
 
 
-@claim(id="000.text.summation-ranges", seed="000", lines="L158, L216, L1067, L1500",
+@claim(id="000.text.summation-ranges", seed="000", result="Theorem D.3", role="definition", lines="L158, L216, L1067, L1500",
        statement="The printed definitions of the number of rounds T, K = sum_{j=0}^{T} s_j (L158), "
                  "K/N_c = sum_{i=0..T} q_i (L216, L1500), K/N_c = sum_{i=1}^{T} q_i (L1067) and the algorithm's rounds "
                  "i = 0..T-1, give the same T.",
@@ -83,7 +83,7 @@ def check_summation_ranges() -> Verdict:
     return Verdict("refuted", "exact", -(hi - lo) / hi, ev, counterexample={"q": q, "m": m, "p": p, "N_c": n_c, "K": k, "T": t})
 
 
-@claim(id="000.example-5.L1782-rounded-q", seed="000", lines="L1782",
+@claim(id="000.example-5.L1782-rounded-q", seed="000", result="Example 5", role="printed-value", lines="L1782",
        statement="Example 5 at L1782: q <= (0.214/5)^3 = 0.00007578229244195698.",
        recorded="refuted")
 def check_l1782_q() -> Verdict:
@@ -103,7 +103,7 @@ def check_l1782_q() -> Verdict:
                                                                     "(coef/epochs)^3": from_rounded, "printed": printed_q.text})
 
 
-@claim(id="000.example-5.L1782-converged", seed="000", lines="L1782-1784",
+@claim(id="000.example-5.L1782-converged", seed="000", result="Example 5", role="example", lines="L1782-1784",
        statement="Example 5 at L1782: the iteration on gamma = m/T has converged (the next iterate keeps T = 364 and m/T).",
        recorded="holds")
 def check_l1782_converged() -> Verdict:
@@ -120,7 +120,7 @@ def check_l1782_converged() -> Verdict:
     return Verdict("refuted", "numeric", min(margin, -abs(margin)), ev, counterexample=ev)
 
 
-@claim(id="000.table-1.client-counts", seed="000", lines="L1832-1836, L1941, L1947",
+@claim(id="000.table-1.client-counts", seed="000", result="Table 1", role="printed-value", lines="L1832-1836, L1941, L1947",
        statement="Table 1's client counts (5 strongly convex, 5 plain convex, 4 non-convex) are those of the "
                  "convex experiments of Appendix E.",
        recorded="refuted")
@@ -138,7 +138,7 @@ def check_table1_clients() -> Verdict:
                    counterexample={"experiment": "Figure 10 (L1941, L1947)", "clients": fig10, "table_1": table["strongly convex"]})
 
 
-@claim(id="000.lemma-D1.L826-q", seed="000", lines="L826, L842",
+@claim(id="000.lemma-D1.L826-q", seed="000", result="Lemma D.1", role="typo", lines="L826, L842",
        statement="L826 takes Abadi et al.'s Lemma 3 'with q = s_{i,c}': the lemma's sampling probability is s_{i,c}.",
        recorded="refuted")
 def check_l826_q() -> Verdict:
@@ -153,7 +153,7 @@ def check_l826_q() -> Verdict:
 S0_D_MAX, S0_M_MAX = 40, 4000
 
 
-@claim(id="000.C22.s0-le-3M0", seed="000", lines="L717, L731, L746",
+@claim(id="000.C22.s0-le-3M0", seed="000", result="Theorem C.2.2", role="proof-step", lines="L717, L731, L746",
        statement="For the C.2.2 sequence s_i = ceil((m+i+1)/(16(d+1)^2) / ln((m+i+1)/(2(d+1)))) and M_0 = (m+1)^2/4, "
                  "s_0 <= 3 M_0 (L746).",
        recorded="holds")
@@ -192,7 +192,7 @@ def model_noise(sizes, sigma: float, beta: float) -> float:
     return float(sigma * np.sqrt(np.sum(eta ** 2)))
 
 
-@claim(id="000.title.noise-metric-step-sizes", seed="000", lines="L206-214, L220, L234",
+@claim(id="000.title.noise-metric-step-sizes", seed="000", result="L212", role="remark", lines="L206-214, L220, L234",
        statement="The aggregated noise sqrt(T) sigma (229 -> 112 at L220) compares the noise the rounds add to the model, "
                  "sigma sqrt(sum_i eta_bar_i^2), for the diminishing round steps eta_0/(1 + beta t) of the DP experiments.",
        recorded="refuted")

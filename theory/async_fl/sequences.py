@@ -273,7 +273,7 @@ def _g_positive():
     return h, 1 + h
 
 
-@claim(id="000.lemma-B3.integral-identity", seed="000", lines="L467",
+@claim(id="000.lemma-B3.integral-identity", seed="000", result="Lemma B.3", role="proof-step", lines="L467",
        statement=r"For g > 1, \int_0^X (z(g-1)/g)^{1/(g-1)} dz = (X(g-1)/g)^{g/(g-1)}.",
        recorded="holds")
 def integral_identity() -> Verdict:
@@ -288,7 +288,7 @@ def integral_identity() -> Verdict:
                    counterexample=None if ok else {"ratio": str(ratio)})
 
 
-@claim(id="000.lemma-B3.final-reduction", seed="000", lines="L490-L502",
+@claim(id="000.lemma-B3.final-reduction", seed="000", result="Lemma B.3", role="proof-step", lines="L490-L502",
        statement="Raising (L492) to the power g reduces it to omega(x) >= gamma(Y), Y = omega^{-1/(g-1)}(x(g-1)/g)^{g/(g-1)}.",
        recorded="holds")
 def final_reduction() -> Verdict:
@@ -305,7 +305,7 @@ def final_reduction() -> Verdict:
                    counterexample=None if ok else {"ratio": str(ratio)})
 
 
-@claim(id="000.lemma-B3.reindexed-sum", seed="000", lines="L460-L461",
+@claim(id="000.lemma-B3.reindexed-sum", seed="000", result="Lemma B.3", role="proof-step", lines="L460-L461",
        statement="sum_{j=m}^{i+m} S((j+1)/(d+1))/(d+1) = sum_{j=0}^{i+m} S((j+1)/(d+1))/(d+1) - sum_{j=0}^{m-1} S(j+1).",
        recorded="holds-with-correction")
 def reindexed_sum() -> Verdict:
@@ -347,7 +347,7 @@ def gamma_one_property_2_failures(m: int, d: int, n: int, *, M0: Fraction, M1: i
             if not gamma_one_tau_at_least(sums[i], sums[i] - sums[i - d - 1] if i > d else sums[i], M0=M0, M1=M1)]
 
 
-@claim(id="000.lemma-B3.conclusion-exact", seed="000", lines="L434-L444",
+@claim(id="000.lemma-B3.conclusion-exact", seed="000", result="Lemma B.3", role="conclusion", lines="L434-L444",
        statement="Lemma B.3's s_i satisfies property (3) for the admissible instance g = 2, gamma = 1 with the smallest allowed M0, M1.",
        recorded="holds")
 def lemma_b3_conclusion_exact(m_max: int = 24, d_max: int = 3, n: int = 200) -> Verdict:
@@ -367,7 +367,7 @@ def lemma_b3_conclusion_exact(m_max: int = 24, d_max: int = 3, n: int = 200) -> 
     return Verdict("holds", "exact", margin=0.0, evidence=evidence)
 
 
-@claim(id="000.lemma-B3.c22-hypotheses", seed="000", lines="L436, L711",
+@claim(id="000.lemma-B3.c22-hypotheses", seed="000", result="Theorem C.2.2", role="hypothesis", lines="L436, L711",
        statement="g = 2 and gamma(z) = 4 ln z satisfy Lemma B.3's hypotheses (gamma >= 1 and gamma >= 2 z gamma' for z >= 0).",
        recorded="refuted")
 def c22_hypotheses() -> Verdict:
@@ -389,7 +389,7 @@ def c22_hypotheses() -> Verdict:
                    counterexample=None if holds_everywhere else {"z": z0, **at_z0})
 
 
-@claim(id="000.lemma-B3.c22-S", seed="000", lines="L711-L731",
+@claim(id="000.lemma-B3.c22-S", seed="000", result="Theorem C.2.2", role="proof-step", lines="L711-L731",
        statement="For g = 2, gamma = 4 ln z: S(x) = x/(16 ln(x/2)) and S((m+i+1)/(d+1))/(d+1) is the printed s_i (L731).",
        recorded="holds")
 def c22_S_closed_form() -> Verdict:
@@ -408,7 +408,7 @@ def c22_S_closed_form() -> Verdict:
                    counterexample=None if ok else {"S - printed": str(d1), "s_i - printed": str(d2)})
 
 
-@claim(id="000.lemma-B3.c22-property-2", seed="000", lines="L729-L731, L136-L138",
+@claim(id="000.lemma-B3.c22-property-2", seed="000", result="Theorem C.2.2", role="proof-step", lines="L729-L731, L136-L138",
        statement="The C.2.2 sequence s_i satisfies property (2) with tau of L721 and the smallest M1 = d+1.",
        recorded="holds")
 def c22_property_2(rounds: int = C22_ROUNDS) -> Verdict:
@@ -429,7 +429,7 @@ def c22_property_2(rounds: int = C22_ROUNDS) -> Verdict:
     return Verdict("holds", "sampled", margin=float(worst[0]), evidence=evidence)
 
 
-@claim(id="000.sequences.c22-domain", seed="000", lines="L764, L440",
+@claim(id="000.sequences.c22-domain", seed="000", result="Theorem C.2.2", role="definition", lines="L764, L440",
        statement="The C.2.2 sequence is a positive sample-size sequence for every integer offset m >= 0.",
        recorded="refuted")
 def c22_domain() -> Verdict:
@@ -463,7 +463,7 @@ def smallest_offset_for_s0(s0: int, d: int, *, m_hi: int = 10 ** 7) -> int:
     return lo
 
 
-@claim(id="000.sequences.c22-s0-of-m", seed="000", lines="L733",
+@claim(id="000.sequences.c22-s0-of-m", seed="000", result="Theorem C.2.2", role="printed-value", lines="L733",
        statement="In the C.2.2 sequence, s_0 = 50 corresponds to m = 2(d+1)*1450.",
        recorded="refuted")
 def c22_s0_of_m() -> Verdict:
@@ -480,7 +480,7 @@ def c22_s0_of_m() -> Verdict:
     return Verdict("holds", "numeric", evidence={"rows": rows})
 
 
-@claim(id="000.sequences.table3-rounds", seed="000", lines="L1853-L1857",
+@claim(id="000.sequences.table3-rounds", seed="000", result="Table 3", role="printed-value", lines="L1853-L1857",
        statement="With 20000 total iterations over 5 clients, constant per-client sizes 50..1000 take 80, 40, 20, 8, 6, 4 rounds.",
        recorded="holds")
 def table3_rounds() -> Verdict:
@@ -500,7 +500,7 @@ def table3_rounds() -> Verdict:
 EXAMPLE3_ROUNDS = 400
 
 
-@claim(id="000.sequences.example3-form", seed="000", lines="L1662, L1682",
+@claim(id="000.sequences.example3-form", seed="000", result="Example 3", role="example", lines="L1662, L1682",
        statement="With Example 3's q and m = s_{0,c}/(N_c q), ceil(N_c q (i+m)) = 16 + ceil(1.3216327772100012 i).",
        recorded="holds")
 def example3_form() -> Verdict:
@@ -529,7 +529,7 @@ def _rounds_to(value: Fraction, printed: str) -> bool:
     return abs(value - Fraction(printed)) <= Fraction(1, 2 * 10 ** decimals)
 
 
-@claim(id="000.sequences.experiment-form", seed="000", lines="L1967",
+@claim(id="000.sequences.experiment-form", seed="000", result="L1967", role="printed-value", lines="L1967",
        statement="The printed N_c = 10000, q = 0.000132, m = 12.106, p = 1 (rounded) and s_{i,c} = 1.322 i + 16 are roundings of one sequence N_c q (i+m)^p with N_c q m = s_{0,c} = 16.",
        recorded="holds")
 def experiment_form() -> Verdict:
@@ -569,7 +569,7 @@ def _rounds_rows(m: int, d: int, budgets) -> list:
     return rows
 
 
-@claim(id="000.sequences.rounds-vs-budget", seed="000", lines="L39, L158",
+@claim(id="000.sequences.rounds-vs-budget", seed="000", result="L158", role="conclusion", lines="L39, L158",
        statement="For the Theorem 2.2 sequence, forgetting the ln i factor, the number of rounds T for K gradient computations grows like sqrt(K), versus K/s for a constant sample size.",
        recorded="holds")
 def rounds_vs_budget() -> Verdict:
@@ -593,7 +593,7 @@ def rounds_vs_budget() -> Verdict:
     return Verdict("refuted", "sampled", evidence=evidence, counterexample={"rows": small})
 
 
-@claim(id="000.lemma-B3.omega-derivative", seed="000", lines="L448-L456",
+@claim(id="000.lemma-B3.omega-derivative", seed="000", result="Lemma B.3", role="proof-step", lines="L448-L456",
        statement="z/omega(z) is increasing when gamma(y) >= y gamma'(y) g/(g-1): z omega'(z) = y gamma'(y) g/(g-1) at y = (z(g-1)/g)^{g/(g-1)}.",
        recorded="holds")
 def omega_derivative() -> Verdict:
@@ -613,7 +613,7 @@ def omega_derivative() -> Verdict:
                    counterexample=None if ok else {"ratio": str(diff)})
 
 
-@claim(id="000.sequences.i-over-ln-i-domain", seed="000", lines="L1883-L1893",
+@claim(id="000.sequences.i-over-ln-i-domain", seed="000", result="Fig 3", role="typo", lines="L1883-L1893",
        statement="The O(i/ln i) method s_i = a i/ln(i) + b defines a sample size for every round i = 0, 1, 2, ...",
        recorded="refuted")
 def i_over_ln_i_domain() -> Verdict:
@@ -655,7 +655,7 @@ FAMILY_BETA_FRACTION = ("0.25", "0.5", "1")   # beta = 0 is the exact gamma = 1 
 FAMILY_M, FAMILY_D, FAMILY_ROUNDS = (0, 3, 20), (0, 1, 2), 120
 
 
-@claim(id="000.lemma-B3.conclusion-family", seed="000", lines="L434-L444",
+@claim(id="000.lemma-B3.conclusion-family", seed="000", result="Lemma B.3", role="conclusion", lines="L434-L444",
        statement="Lemma B.3's s_i satisfies property (3) for admissible gamma(z) = (1+z)^beta (0 <= beta <= (g-1)/g), g in {1.5, 2, 3}.",
        recorded="holds")
 def lemma_b3_conclusion_family() -> Verdict:

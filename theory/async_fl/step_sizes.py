@@ -76,7 +76,7 @@ def c22_construction(m: int, d: int, rounds: int):
 # Ledger claims
 # =================================================================================================
 
-@claim(id="000.lemma-B4.ineq-5", seed="000", lines="L530-L535, L741",
+@claim(id="000.lemma-B4.ineq-5", seed="000", result="Lemma B.4", role="proof-step", lines="L530-L535, L741",
        statement="For Lemma B.3's sequence, s_i - 1 <= ((m+2)/(m+1))^{1/(g-1)} s_{i-1} for i >= 1 (g = 2: s_i <= 3 s_{i-1}).",
        recorded="holds")
 def ineq_5() -> Verdict:
@@ -107,7 +107,7 @@ def ineq_5() -> Verdict:
     return Verdict("holds", "sampled", margin=float(worst), evidence=evidence)  # (m, d) grid: sampled
 
 
-@claim(id="000.lemma-B4.a1-range", seed="000", lines="L518-L522",
+@claim(id="000.lemma-B4.a1-range", seed="000", result="Lemma B.4", role="constant", lines="L518-L522",
        statement="For g >= 2 and 0 <= q <= 1, a_1 = a_0 max{3, (1+(m+2)/(m+1))^{1/(g-1)}}^q satisfies a_0 <= a_1 <= 3 a_0.",
        recorded="holds")
 def a1_range() -> Verdict:
@@ -129,7 +129,7 @@ def a1_range() -> Verdict:
     return Verdict("refuted", "symbolic", evidence=evidence, counterexample={"grid_ok": grid_ok})
 
 
-@claim(id="000.lemma-B4.a1-covers-proof", seed="000", lines="L520, L543, L549",
+@claim(id="000.lemma-B4.a1-covers-proof", seed="000", result="Lemma B.4", role="proof-step", lines="L520, L543, L549",
        statement="The stated a_1 factor max{3, (1+(m+2)/(m+1))^{1/(g-1)}} is at least the proof's bounds 1+((m+2)/(m+1))^{1/(g-1)} (i >= 1) and 3 (i = 0), for all g > 1, m >= 0.",
        recorded="holds")
 def a1_covers_proof() -> Verdict:
@@ -164,7 +164,7 @@ def _ebar_chain_min_slack(s: Sequence[int], m: int) -> dict:
     return {k: float(np.min(v)) for k, v in steps.items()}
 
 
-@claim(id="000.lemma-B4.c22-hypotheses", seed="000", lines="L735-L746",
+@claim(id="000.lemma-B4.c22-hypotheses", seed="000", result="Theorem C.2.2", role="hypothesis", lines="L735-L746",
        statement="For the C.2.2 construction (E_t = 2 tau(t)): Ebar_i <= 2 Ebar_{i-1}, s_0 - 1 <= E_0, E_0 >= s_0 and s_0 <= 3 M_0.",
        recorded="holds")
 def c22_lemma_b4_hypotheses(rounds: int = C22_ROUNDS) -> Verdict:
@@ -189,7 +189,7 @@ def c22_lemma_b4_hypotheses(rounds: int = C22_ROUNDS) -> Verdict:
                              "note": "L746's argument for s0 <= 3 M0 drops the 1/ln((m+1)/(2(d+1))) factor; the inequality holds anyway here"})
 
 
-@claim(id="000.lemma-B4.alpha-range", seed="000", lines="L524-L549, L735",
+@claim(id="000.lemma-B4.alpha-range", seed="000", result="Lemma B.4", role="conclusion", lines="L524-L549, L735",
        statement="For the C.2.2 construction the implied alpha_t = a_0 (t+E_t)/(t_i+E_{t_i}) satisfies 12 = a_0 <= alpha_t <= a_1 <= 36 on every round.",
        recorded="holds")
 def alpha_range(rounds: int = C22_ROUNDS) -> Verdict:
@@ -209,7 +209,7 @@ def alpha_range(rounds: int = C22_ROUNDS) -> Verdict:
     return Verdict("holds", "sampled", margin=a1 - hi, evidence=evidence)
 
 
-@claim(id="000.thm-2.2.eta-closed-form", seed="000", lines="L748-L750, L766-L768",
+@claim(id="000.thm-2.2.eta-closed-form", seed="000", result="Theorem C.2.2", role="proof-step", lines="L748-L750, L766-L768",
        statement="The printed eta_bar_i equals Lemma B.4's a_0/(mu (t_i + E_{t_i})) with a_0 = 12, E_t = 2 tau(t) of L721.",
        recorded="holds")
 def eta_closed_form() -> Verdict:
@@ -225,7 +225,7 @@ def eta_closed_form() -> Verdict:
                    counterexample=None if ok else {"difference": str(diff)})
 
 
-@claim(id="000.thm-2.2.orders", seed="000", lines="L152, L750, L764",
+@claim(id="000.thm-2.2.orders", seed="000", result="Theorem 2.2", role="conclusion", lines="L152, L750, L764",
        statement="For the C.2.2 construction s_i = Theta(i/ln i) and eta_bar_i = O(ln i / i^2).",
        recorded="holds")
 def orders(rounds: int = 20000) -> Verdict:
@@ -246,7 +246,7 @@ def orders(rounds: int = 20000) -> Verdict:
     return Verdict("holds", "sampled", margin=float(1 - max(abs(r / limit_s - 1) for r in s_ratio)), evidence=evidence)
 
 
-@claim(id="000.C2.sqrt-bound", seed="000", lines="L721-L727",
+@claim(id="000.C2.sqrt-bound", seed="000", result="Theorem C.2.2", role="proof-step", lines="L721-L727",
        statement="For t >= max{M_0, e^2}: sqrt((t+M_0)/(4 ln(t+M_0))) <= sqrt((t/ln t)(1-1/ln t)), and tau(t) meets Lemma C.2.2's delay bound for t large enough.",
        recorded="holds")
 def sqrt_bound() -> Verdict:
@@ -294,7 +294,7 @@ def rate_factor(t, m: int, M1: float):
     return t * t / (t + E - 1) ** 2
 
 
-@claim(id="000.thm-2.2.rate-expansion", seed="000", lines="L754, L776, L154",
+@claim(id="000.thm-2.2.rate-expansion", seed="000", result="Theorem 2.2", role="conclusion", cause="000-rate-1-minus-O(1/t)", lines="L754, L776, L154",
        statement="t/(t + 2M_1 + sqrt(((m+1)^2/4+t)/ln((m+1)^2/4+t)) - 1)^2 = (1/t)(1 - O(1/t)).",
        recorded="holds-with-correction")
 def rate_expansion() -> Verdict:
@@ -319,7 +319,7 @@ def rate_expansion() -> Verdict:
 
 
 
-@claim(id="000.thm-2.2.optimality-factor", seed="000", lines="L156, L754-L756, L778",
+@claim(id="000.thm-2.2.optimality-factor", seed="000", result="Theorem 2.2", role="remark", lines="L156, L754-L756, L778",
        statement="The upper bound 8*36^2 N/mu^2 (1/t) is within a factor 16*36^2 = 2*8*36^2 = 20736 of the lower bound (1/2) N/mu^2 (1/t).",
        recorded="holds")
 def optimality_factor() -> Verdict:
@@ -331,7 +331,7 @@ def optimality_factor() -> Verdict:
                    counterexample=None if ok else {"ratio": str(ratio)})
 
 
-@claim(id="000.C2.constant-step-sample-size", seed="000", lines="L160, L663-L665, L675",
+@claim(id="000.C2.constant-step-sample-size", seed="000", result="L160", role="remark", lines="L160, L663-L665, L675",
        statement="With constant step eta = a/L and delay (d+1)s <= 1/(eta mu), the sample size can be as large as a/(L mu (d+1)).",
        recorded="refuted")
 def constant_step_sample_size() -> Verdict:
@@ -352,7 +352,7 @@ def constant_step_sample_size() -> Verdict:
                    counterexample={**{k: str(v) for k, v in point.items()}, **vals})
 
 
-@claim(id="000.C2.leblond-rate", seed="000", lines="L663-L671",
+@claim(id="000.C2.leblond-rate", seed="000", result="L663", role="typo", lines="L663-L671",
        statement="Under (11) and the stated bound on a, E||w_hat_t - w_*||^2 <= 2(1-rho)^t ||w_0 - w_*||^2 + b with rho = aL/mu.",
        recorded="refuted")
 def leblond_rate() -> Verdict:
@@ -379,7 +379,7 @@ def leblond_rate() -> Verdict:
     return Verdict("holds", "exact", evidence=evidence)
 
 
-@claim(id="000.C3.average-definition", seed="000", lines="L790-L792",
+@claim(id="000.C3.average-definition", seed="000", result="L790", role="typo", lines="L790-L792",
        statement="Y^(A)_t = (1/(t+1)) sum_{i=t+1}^{2t} E[F(w_t) - F_*] is an average of expected optimality gaps.",
        recorded="holds-with-correction")
 def average_definition() -> Verdict:
@@ -402,7 +402,7 @@ def average_definition() -> Verdict:
     return Verdict("refuted", "exact", evidence=evidence, counterexample={"t": t, "gap": 1, "Y": str(printed)})
 
 
-@claim(id="000.C3.curvature-endpoints", seed="000", lines="L798",
+@claim(id="000.C3.curvature-endpoints", seed="000", result="L798", role="conclusion", lines="L798",
        statement="The curvature-h rates Y^(w) = O(t^{-h/(2-h)}), Y^(A) = O(t^{-1/(2-h)}) with eta_t = O(t^{-1/(2-h)}) reduce to 1/t (steps 1/t) at h = 1 and t^{-1/2} (steps t^{-1/2}) at h = 0.",
        recorded="holds")
 def curvature_endpoints() -> Verdict:
@@ -418,7 +418,7 @@ def curvature_endpoints() -> Verdict:
                    counterexample=None if ok else {"h=1": evidence["h=1"]})
 
 
-@claim(id="000.lemma-B4.proof-chain", seed="000", lines="L537-L549",
+@claim(id="000.lemma-B4.proof-chain", seed="000", result="Lemma B.4", role="proof-step", lines="L537-L549",
        statement="The algebra of Lemma B.4's proof: (S_i - 1 + 2Ebar)/(S_{i-1} + Ebar) = 1 + (s_i - 1 + Ebar)/(S_{i-1} + Ebar), (uS+E)/(S+E) <= u for u >= 1, and (s_0 - 1 + Ebar_0)/E_0 <= 3 under s_0 - 1 <= E_0, Ebar_0 <= 2E_0.",
        recorded="holds")
 def proof_chain() -> Verdict:
@@ -434,7 +434,7 @@ def proof_chain() -> Verdict:
                    counterexample=None if ok else evidence)
 
 
-@claim(id="000.thm-2.2.linear-eta-order", seed="000", lines="L160",
+@claim(id="000.thm-2.2.linear-eta-order", seed="000", result="L160", role="conclusion", lines="L160",
        statement="For linear s_i = Theta(i) the round step sizes of Lemma B.4 (E_t = 2 tau(t), a_0 = 12) are eta_bar_i = O(i^{-2}).",
        recorded="holds")
 def linear_eta_order() -> Verdict:
