@@ -15,12 +15,14 @@ units of 2G, not 2G/B, so its noise multiplier is B times smaller than the proof
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy.stats import binom, norm
 
+from theory.adp2sgd import observation
 from theory.adp2sgd import theorem_2 as t2
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 
 
 def summed_gradient(per_sample: np.ndarray) -> np.ndarray:
@@ -38,25 +40,46 @@ def worst_pair(*, G: float, B: int, d: int = 3):
     return batch, neighbour
 
 
+def worst_pair_integer(*, G: int, B: int, d: int = 3):
+    """:func:`worst_pair` in integers (lists), for the exact check."""
+    other = [-G] + [0] * (d - 1)
+    batch = [list(other) for _ in range(B)]
+    neighbour = [list(r) for r in batch]
+    batch[0] = [G] + [0] * (d - 1)
+    return batch, neighbour
+
+
 @claim(id="001.thm-2.sensitivity", seed="001", lines="L102-103, L544, L516-522",
        statement="The l2-sensitivity of the noised quantity g (sum of B gradients of norm <= G) under replace-one is at most 2G/B.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 2", role="proof-step", cause="001-sensitivity-sum-vs-mean")
 def sensitivity() -> Verdict:
-    G, B = 1.0, t2.CIFAR["B"]
-    x, x_prime = worst_pair(G=G, B=B)
-    assert np.all(np.linalg.norm(x, axis=1) <= G) and np.all(np.linalg.norm(x_prime, axis=1) <= G)
-    shift = float(np.linalg.norm(summed_gradient(x) - summed_gradient(x_prime)))
-    claimed = t2.paper_delta2(G=G, B=B)
+    G, B = 1, t2.CIFAR["B"]
+    x, x_prime = worst_pair_integer(G=G, B=B)
+    assert all(sum(c * c for c in row) <= G * G for row in x + x_prime)
+    diff = [sum(col) for col in zip(*x)]
+    diff = [a - b for a, b in zip(diff, [sum(col) for col in zip(*x_prime)])]
+    sq = sum(c * c for c in diff)
+    shift = math.isqrt(sq)
+    assert shift * shift == sq, "the shift is an integer multiple of G here"
+    claimed = Fraction(2 * G, B)
     margin = (claimed - shift) / shift
-    return Verdict("refuted" if shift > claimed else "holds", "exact", margin=margin,
-                   evidence={"G": G, "B": B, "realized_shift": shift, "claimed_bound_2G_over_B": claimed,
+    refuted = shift > claimed
+    return Verdict("refuted" if refuted else "holds", "exact", margin=float(margin),
+                   evidence={"G": G, "B": B, "realized_shift": shift, "claimed_bound_2G_over_B": str(claimed),
                              "true_sensitivity": "2G (the triangle inequality bounds it, this pair attains it)",
-                             "factor": shift / claimed,
+                             "factor": str(shift / claimed),
                              "consequence": "the per-step RDP alpha Delta^2/(2 sigma^2) is B^2 times larger than the proof's",
+                             "domain": "one realizable pair at the CIFAR-10 batch B = 256, G = 1 (integer arithmetic); "
+                                       "the same pair gives shift 2G for every B and G",
                              "margin_unit": "(claimed - realized) / realized"},
-                   counterexample={"per_sample_gradient_replaced": [G, 0.0, 0.0], "per_sample_gradient_replacing": [-G, 0.0, 0.0],
+                   counterexample={"per_sample_gradient_replaced": [G, 0, 0], "per_sample_gradient_replacing": [-G, 0, 0],
                                    "other_records": f"{B - 1} records with gradient [-G, 0, 0]", "shift_of_g": shift,
-                                   "claimed": claimed})
+                                   "claimed": float(claimed)},
+                   why=f"Algorithm 1 adds the noise to the SUM g of B per-sample gradients (L102-103, (23) L542), whose "
+                       f"replace-one sensitivity is 2G: one record moving from +G e1 to -G e1 moves g by {shift}G, "
+                       f"{shift / claimed}x the 2G/B = {float(claimed):.6g}G the proof uses (L544, it divides by B). "
+                       f"So Theorem 2's sigma is B = {B} times too small for the mechanism the algorithm runs.",
+                   arithmetic=("integer", "rational"))
 
 
 #: the Theorem 2 point at which the guarantee is tested: CIFAR-10 setting, eps = 10, delta = 1e-5 and a
@@ -80,9 +103,21 @@ def one_step_delta_lower(*, gamma_k: float, shift_over_std: float, epsilon: floa
     return float(p_s - math.exp(epsilon + log_q_s)), t
 
 
+#: the readings of what the adversary observes (theory.adp2sgd.observation), with the lines behind each
+LINES_EVERY_MODEL = "L86, L98, L380-381, L546"
+LINES_FINAL_MODELS = "L98"
+LINES_ADD_REMOVE = "L94"
+
+
+def final_models_delta(*, m: float, epsilon: float) -> float:
+    """Lower bound on delta(eps) when only the final models are released (their average reveals sum_t g~^t)."""
+    s = t2.CIFAR
+    return observation.sum_delta_lower(T=s["T"], p=s["B"] / s["n1"] / s["K"], m=m, eps=epsilon)
+
+
 @claim(id="001.thm-2.guarantee", seed="001", lines="L180-186, L102-103",
        statement="A(DP)2SGD with sigma^2 = 20G^2T alpha/(K^2 n^2 mu eps) is (eps, delta)-DP whenever the eps condition and (7) hold.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 2", role="conclusion", cause="001-sensitivity-sum-vs-mean")
 def guarantee() -> Verdict:
     s, pt = t2.CIFAR, GUARANTEE_POINT
     assert t2.hypotheses_hold(**pt, **s)
@@ -96,11 +131,31 @@ def guarantee() -> Verdict:
     p_drawn = float(binom.sf(0, s["T"], 1.0 / s["K"]))
     delta_lower = p_drawn * delta_one
     margin = (pt["delta"] - delta_lower) / pt["delta"]
-    return Verdict("refuted" if delta_lower > pt["delta"] else "open", "numeric", margin=margin,
+    refuted = delta_lower > pt["delta"]
+    # other readings, computed: only the final models are released; add/remove adjacency
+    d_final = final_models_delta(m=2 * G / sigma, epsilon=pt["epsilon"])
+    d_add = p_drawn * observation.mixture_delta(gamma_k, G / sigma, pt["epsilon"])
+    status = lambda d: "refuted" if d > pt["delta"] else "open"  # noqa: E731
+    readings = (
+        Reading("every exchanged model observed (the paper's threat model L86 and its per-iteration composition "
+                "L546), replace-one (Definition 1 L46-50)", LINES_EVERY_MODEL, status(delta_lower), margin,
+                f"one step on the record's worker already has delta >= {delta_lower:.4g} at eps = {pt['epsilon']:g}"),
+        Reading("only the final local models released (Algorithm 1's output)", LINES_FINAL_MODELS, status(d_final),
+                (pt["delta"] - d_final) / pt["delta"],
+                f"their average reveals sum_t g~^t; the record's ~{s['T'] * gamma_k / s['K']:.0f} uses shift it by "
+                f"{2 * G / sigma:.1f} noise std each against total noise sqrt(T) = {math.sqrt(s['T']):.0f}: "
+                f"delta(eps) >= {d_final:.4g}"),
+        Reading("add/remove adjacency (L94: 'addition or removal of a data sample'): shift G, not 2G",
+                LINES_ADD_REMOVE, status(d_add), (pt["delta"] - d_add) / pt["delta"],
+                f"one step with the record's gradient G present or absent: delta(eps) >= {d_add:.4g}"),
+    )
+    every = all(r.status == "refuted" for r in readings)
+    return Verdict("refuted" if refuted else "open", "numeric", margin=margin,
                    evidence={"setting": s, **pt, "sigma_over_G": sigma / G, "gamma_k": gamma_k,
                              "shift_over_sigma": 2 * G / sigma, "threshold_t_over_sigma": t,
                              "delta_lower_one_step": delta_one, "p_worker_drawn": p_drawn,
-                             "delta_lower_bound": delta_lower,
+                             "delta_lower_bound": delta_lower, "delta_lower_final_models": d_final,
+                             "delta_lower_add_remove": d_add,
                              "why": "noise calibrated to Delta = 2G/B but g is a sum with sensitivity 2G "
                                     "(001.thm-2.sensitivity); the realizable pair's event {x_1 > t} already has "
                                     "delta far above the target",
@@ -108,4 +163,13 @@ def guarantee() -> Verdict:
                    counterexample={"losses": "f(w; xi) = <w, xi>, ||xi|| <= G (G-Lipschitz, 0-smooth)",
                                    "pair": "record gradient +G e1 vs -G e1, others 0", "event": "x_1 > t",
                                    **pt, "delta_lower_bound": delta_lower},
-                   reason="" if delta_lower > pt["delta"] else "the one-step lower bound does not exceed delta")
+                   reason="" if refuted else "the one-step lower bound does not exceed delta",
+                   why=f"Theorem 2's sigma = {sigma:.4g}G is calibrated to sensitivity 2G/B, but Algorithm 1 noises the "
+                       f"sum of gradients (sensitivity 2G, 001.thm-2.sensitivity): one noised gradient of the record's "
+                       f"worker separates +G from -G by {2 * G / sigma:.0f} noise std, so at the CIFAR-10 setting "
+                       f"(eps = {pt['epsilon']:g}, mu = {pt['mu']:g}) delta(eps) >= {delta_lower:.4g} against "
+                       f"delta = {pt['delta']:g}. Refuted under "
+                       + ("every reading considered" if every else "the first reading")
+                       + f" (all exchanged models, final models only: delta >= {d_final:.3g}, add/remove: "
+                         f"delta >= {d_add:.3g}). The theorem fails by a factor B in the noise scale.",
+                   readings=readings)

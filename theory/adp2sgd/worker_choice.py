@@ -21,9 +21,10 @@ import math
 
 import numpy as np
 
+from theory.adp2sgd import observation, sensitivity
 from theory.adp2sgd import subsampled_rdp as sr
 from theory.adp2sgd import theorem_2 as t2
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 
 
 def revealed_worker(W_before: np.ndarray, A: np.ndarray, W_after: np.ndarray) -> int:
@@ -40,7 +41,7 @@ def public_worker_rdp(*, K: int, gamma_k: float, s2: float, alpha: float) -> flo
 
 @claim(id="001.thm-2.worker-choice-amplification", seed="001", lines="L100-101, L380-381, L546",
        statement="Each iteration is (alpha, 5 gamma^2 alpha Delta^2/sigma^2)-RDP with gamma = B/(K n_(1)) (worker draw and batch draw as one subsampling).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 2", role="proof-step", cause="001-worker-draw-public")
 def worker_choice() -> Verdict:
     s, pt = t2.CIFAR, {"epsilon": 10.0, "delta": 1e-5, "mu": 0.5}
     assert t2.hypotheses_hold(**pt, **s)
@@ -68,7 +69,13 @@ def worker_choice() -> Verdict:
                              "margin_unit": "(claimed per-step RDP - realizable lower bound) / lower bound"},
                    counterexample={"alpha": alpha, "s2": s2, "K": s["K"], "gamma_k": s["B"] / s["n1"],
                                    "pair": "fixed-size batch on worker k: (1-gamma_k)N(0)+gamma_k N(Delta) vs N(0); k^t public",
-                                   "lower": lower, "claimed": bound})
+                                   "lower": lower, "claimed": bound},
+                   why=f"The proof treats the worker draw (1/K) and the batch draw (B/n_k) as one hidden subsampling at "
+                       f"gamma = B/(K n_(1)) = {gamma:.4g} (L546), but W^(t+1) - W^t A_t is non-zero only in column k^t "
+                       f"(L380-381), so the exchanged models name the worker: one step is then amplified by 1/K, not "
+                       f"1/K^2. At the CIFAR-10 point (alpha = {alpha:.3f}, sigma^2/Delta^2 = {s2:.3f}, the proof's "
+                       f"Delta granted) a realizable pair has D_alpha >= {lower:.4g} > {bound:.4g} claimed "
+                       f"({lower / bound:.2f}x).")
 
 
 #: the number of worker-k steps used in the composed lower bound: P(N_k >= STEPS_FLOOR) is close to 1
@@ -78,7 +85,7 @@ STEPS_FLOOR = 3500
 
 @claim(id="001.thm-2.guarantee-given-sensitivity", seed="001", lines="L100-101, L180-186, L544-546",
        statement="Even granting the proof's sensitivity 2G/B (noise on the mean gradient), A(DP)2SGD with Theorem 2's sigma is (eps, delta)-DP at the CIFAR-10 setting.",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 2", role="conclusion", cause="001-worker-draw-public")
 def guarantee_given_sensitivity() -> Verdict:
     from scipy.stats import binom
 
@@ -97,15 +104,46 @@ def guarantee_given_sensitivity() -> Verdict:
     p_enough = float(binom.sf(STEPS_FLOOR - 1, s["T"], 1.0 / s["K"]))
     delta_lower = p_enough * float(d.delta_lower)
     refuted = delta_lower > pt["delta"]
-    return Verdict("refuted" if refuted else "open", "numeric", margin=(pt["delta"] - delta_lower) / pt["delta"],
+    margin = (pt["delta"] - delta_lower) / pt["delta"]
+    # the other reading: only the final local models are released (their average reveals sum_t g~^t)
+    m = 1.0 / s_ratio                                   # one use of the record: shift Delta = 2G/B, noise std sigma
+    p_use = gamma_k / s["K"]
+    d_final = observation.sum_delta_lower(T=s["T"], p=p_use, m=m, eps=pt["epsilon"])
+    eps_final = observation.sum_epsilon_lower(T=s["T"], p=p_use, m=m, delta=pt["delta"])
+    final_refuted = d_final > pt["delta"]
+    readings = (
+        Reading("every exchanged model observed: the paper's threat model (L86) and its proof, which composes the "
+                "per-iteration outputs over all T iterations (L546, Lemma 3 L530-532); the models reveal k^t (L380-381)",
+                sensitivity.LINES_EVERY_MODEL, "refuted" if refuted else "open", margin,
+                f"given the worker sequence the run composes >= {STEPS_FLOOR} steps of the record's worker with "
+                f"probability {p_enough:.4f}: delta({pt['epsilon']:g}) >= {delta_lower:.4g}"),
+        Reading("only the final local models released (Algorithm 1's output L98)", sensitivity.LINES_FINAL_MODELS,
+                "refuted" if final_refuted else "open", (pt["delta"] - d_final) / pt["delta"],
+                f"the best realizable pair we have (linear losses; the final models' average reveals sum_t g~^t, "
+                f"~{s['T'] * p_use:.0f} uses of the record shift it by {m:.3f} noise std each against total noise "
+                f"sqrt(T) = {math.sqrt(s['T']):.0f}) gives only eps >= {eps_final:.3f} at delta = {pt['delta']:g}, "
+                f"below {pt['epsilon']:g}; no upper bound for this release is known (nor does the paper's proof "
+                f"give one: it composes every iteration's output), so it is undecided"),
+    )
+    return Verdict("refuted" if refuted else "open", "numeric", margin=margin,
                    evidence={"setting": s, **pt, "s_equals_sigma_over_Delta": s_ratio, "gamma_k": gamma_k,
                              "steps_floor": STEPS_FLOOR, "p_worker_steps_at_least_floor": p_enough,
                              "delta_m_lower_pld": float(d.delta_lower), "delta_m_upper_pld": float(d.delta_upper),
-                             "delta_lower_bound": delta_lower,
+                             "delta_lower_bound": delta_lower, "final_models_delta_lower": d_final,
+                             "final_models_epsilon_lower": eps_final,
                              "why": "the worker draw is not a hidden subsampling (001.thm-2.worker-choice-amplification)",
                              "margin_unit": "(delta - delta lower bound) / delta"},
                    counterexample={"losses": "f(w; xi) = <w, xi>, ||xi|| <= G", "pair": "fixed-size batch on the record's "
                                    "worker: record gradient v vs v', others at v', ||v - v'|| = 2G",
                                    "noise_on": "mean gradient (sensitivity 2G/B granted)", "steps_floor": STEPS_FLOOR,
                                    "p_enough": p_enough, "delta_lower_bound": delta_lower, **pt},
-                   reason="" if refuted else "the composed lower bound does not exceed delta")
+                   reason="" if refuted else "the composed lower bound does not exceed delta",
+                   why=f"Granting the proof's sensitivity 2G/B, the worker draw is still public (the exchanged models "
+                       f"reveal k^t, 001.thm-2.worker-choice-amplification), so given the worker sequence the record "
+                       f"is exposed to >= {STEPS_FLOOR} fixed-size steps at rate B/n_(1) = {gamma_k:.4g} "
+                       f"(probability {p_enough:.4f}), not to T steps at B/(K n_(1)): sigma/Delta = {s_ratio:.3f} "
+                       f"then gives delta({pt['epsilon']:g}) >= {delta_lower:.4g} > delta = {pt['delta']:g}. "
+                       f"Refuted when every exchanged model is observed (the paper's threat model and proof); "
+                       f"not refuted when only the final models are released (our best lower bound there: "
+                       f"eps >= {eps_final:.3f}): undecided under that reading.",
+                   readings=readings)
