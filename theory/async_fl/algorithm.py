@@ -366,21 +366,34 @@ def _count_tables() -> int:
     return sum(1 for _ in _exhaustive_tables())
 
 
+def _domain() -> str:
+    """What the exhaustive table checks cover (evidence['domain'] of their exact verdicts)."""
+    return (f"exhaustive: every assignment of slots to {' or '.join(map(str, EXHAUSTIVE_CLIENTS))} clients for round sizes "
+            f"{', '.join(str(list(s)) for s in EXHAUSTIVE_SIZES)} ({_count_tables()} tables)")
+
+
 @claim(id="000.thm-2.1.rho-bijection", seed="000", result="Theorem 2.1", role="proof-step", cause="000-B1-h-zero-based", lines="L391-L397",
        statement="rho maps MainClient's labels (c,i,h) bijectively onto the global iteration counts, inverted by the L397 procedure.",
        recorded="holds-with-correction")
 def rho_bijection() -> Verdict:
     printed_failure = _first_rho_failure(printed=True)
     corrected_failure = _first_rho_failure(printed=False)
-    evidence = {"domain": {"clients": list(EXHAUSTIVE_CLIENTS), "round_sizes": [list(s) for s in EXHAUSTIVE_SIZES],
-                           "tables": _count_tables()},
+    evidence = {"domain": _domain(), "tables": _count_tables(),
                 "printed_counterexample": printed_failure,
                 "correction": "use h + 1 in rho (MainClient's h is 0-based) and h = count - 1 in the inverse"}
     if corrected_failure:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=corrected_failure)
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=corrected_failure, arithmetic=("integer",))
     if printed_failure:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=printed_failure)
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        pf = printed_failure
+        why = (f"MainClient counts h from 0 (L86-94) while rho (L391-397) is written for h counted from 1: on table "
+               f"{pf['a']} ({pf['n']} client) the printed rho "
+               + (f"is undefined at label (c, i, h) = {tuple(pf['label'])}" if pf.get('rho') is None else
+                  f"sends label (c, i, h) = {tuple(pf['label'])} to {pf['rho']}, which the L397 inverse does not map back")
+               + f"; with h + 1 in rho (and h = count - 1 in the inverse) rho is a "
+               f"bijection onto the global iteration counts on all {_count_tables()} tables checked.")
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=printed_failure,
+                       why=why, arithmetic=("integer",))
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("integer",))
 
 
 @claim(id="000.thm-2.1.round-sum", seed="000", result="Theorem 2.1", role="proof-step", lines="L401-L406",
@@ -392,8 +405,11 @@ def round_sum() -> Verdict:
         for i in range(len(a)):
             got = sorted(rho(a, c, ii, h) for (c, ii, h) in labels(a, n) if ii == i)
             if got != list(range(starts[i], starts[i + 1])):
-                return Verdict("refuted", "exact", evidence={}, counterexample={"a": [list(r) for r in a], "i": i})
-    return Verdict("holds", "exact", margin=0.0, evidence={"tables": _count_tables(), "rho": "corrected (h + 1)"})
+                return Verdict("refuted", "exact", evidence={"domain": _domain()}, counterexample={"a": [list(r) for r in a], "i": i},
+                               why=f"round {i} of table {[list(r) for r in a]} does not map onto its iterations",
+                               arithmetic=("integer",))
+    return Verdict("holds", "exact", margin=0.0, evidence={"tables": _count_tables(), "rho": "corrected (h + 1)",
+                                                          "domain": _domain()}, arithmetic=("integer",))
 
 
 @claim(id="000.thm-2.1.t-le-tglob", seed="000", result="Theorem 2.1", role="proof-step", cause="000-B1-h-zero-based", lines="L410",
@@ -407,13 +423,19 @@ def t_le_tglob() -> Verdict:
             if worst is None or excess > worst:
                 worst, example = excess, {"n": n, "a": [list(r) for r in a], "label": [c, i, h],
                                           "rho": rho(a, c, i, h), "t_glob": t_glob(a, c, i, h)}
-    evidence = {"max rho - t_glob": worst, "tables": _count_tables(),
+    evidence = {"max rho - t_glob": worst, "tables": _count_tables(), "domain": _domain(),
                 "correction": "rho(c,i,h) <= t_glob + 1 (t_glob + 1 is the last slot client c can occupy)"}
+    why = (f"With h counted from 0, t_glob = s_0+..+s_i-(s_{{i,c}}-h)-1 (L90, L410) is one below the index of the update "
+           f"being computed: max rho - t_glob = {worst} over the {_count_tables()} tables (table {example['a']}, label "
+           f"{tuple(example['label'])}: rho = {example['rho']}, t_glob = {example['t_glob']}); L410's t <= t_glob holds "
+           f"as t <= t_glob + 1.")
     if worst <= 0:
-        return Verdict("holds", "exact", margin=float(-worst), evidence=evidence)
+        return Verdict("holds", "exact", margin=float(-worst), evidence=evidence, arithmetic=("integer",))
     if worst == 1:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example)
-    return Verdict("refuted", "exact", margin=float(-worst), evidence=evidence, counterexample=example)
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example, why=why,
+                       arithmetic=("integer",))
+    return Verdict("refuted", "exact", margin=float(-worst), evidence=evidence, counterexample=example, why=why,
+                   arithmetic=("integer",))
 
 
 def _rule_failures_family(rule: str, *, decreasing: bool, d: int = 0, require_property_3: bool = False):
@@ -480,12 +502,22 @@ def consistency_le() -> Verdict:
                 "why": "the loop tests tau(t_glob) but the step's index can be t_glob + 1 (000.thm-2.1.t-le-tglob); "
                        "L410's 't - tau(t) <= t_glob - tau(t_glob)' needs t <= t_glob",
                 "correction": "holds when tau is also non-decreasing (every tau the paper uses), or for every "
-                              "permissible tau when the loop tests tau(t_glob + 1)"}
+                              "permissible tau when the loop tests tau(t_glob + 1)",
+                "domain": _domain() + "; tau from the family tau_family() (constants, c + floor(t/2), and decreasing ones "
+                                      "with t - tau(t) non-decreasing); every 0 <= k <= i"}
     if bad_inc or bad_own:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad_inc or bad_own)
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad_inc or bad_own, arithmetic=("integer",),
+                       why="consistency fails even for non-decreasing tau or with the loop testing tau(t_glob + 1)")
     if bad_all:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=bad_all)
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        why = (f"The wait loop (L341) tests tau(t_glob), but the update being computed has index t = t_glob + 1 "
+               f"(000.thm-2.1.t-le-tglob), and L410's step t - tau(t) <= t_glob - tau(t_glob) needs t <= t_glob: for a "
+               f"permissible tau that decreases ({bad_all.get('tau')}) client {bad_all.get('c')} computes update "
+               f"t = {bad_all.get('t')} on table {bad_all.get('a')} (seed {bad_all.get('seed')}) from a model missing "
+               f"updates {bad_all.get('missing')}. It holds in all {checked_inc} non-decreasing-tau cases (every tau the "
+               f"paper uses) and in all {checked_own} cases when the loop tests tau(t_glob + 1).")
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=bad_all, why=why,
+                       arithmetic=("integer",))
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("integer",))
 
 
 @claim(id="000.alg.wait-equality", seed="000", result="Theorem 2.1", role="definition", lines="L90, L341",
@@ -499,7 +531,15 @@ def wait_equality() -> Verdict:
                        "s_0 - s_{0,c}, so it can pass tau(t_glob) without ever being equal to it; Appendix A's '<=' "
                        "waits in the same run, which then completes"}
     if bad:
-        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"}, counterexample=bad)
+        why = (f"Algorithm 2.1 waits only while tau(t_glob) = t_delay (L90); t_delay jumps by s_{{i+1}} - s_{{i+1,c}} at a "
+               f"round boundary and starts at s_0 - s_{{0,c}}, so it can pass tau(t_glob) without ever equalling it. In the "
+               f"two-client run on table {bad['a']} with tau = {bad['tau']} (seed {bad['seed']}) client {bad['c']} computes "
+               f"update t = {bad['t']} (round {bad['i']}) on the round-{bad['k']} model, which misses updates "
+               f"{bad['missing']}: not consistent with tau. Appendix A's 'while tau(t_glob) <= t_delay' (L341) waits in the "
+               f"same run, which then completes: the main-text algorithm has '=' where '<=' is meant.")
+        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)",
+                                                                   "domain": "one simulated execution (a witness)"},
+                       counterexample=bad, why=why, arithmetic=("integer",))
     return Verdict("holds", "sampled", evidence={**evidence, "points": "all two-client cases x 10 seeds"})
 
 
@@ -530,12 +570,20 @@ def wait_invariant() -> Verdict:
     gap, example = max(rows, key=lambda r: r[0])
     evidence = {"max t_delay - tau(t_glob)": gap, "per_d": [r[0] for r in rows],
                 "why": "L426 writes t_delay = s_k+..+s_i-(s_{i,c}-h)-1, but L339 defines it without the -1",
-                "correction": "t_delay <= tau(t_glob) + 1; consistency still follows (000.thm-2.1.wait-consistency)"}
+                "correction": "t_delay <= tau(t_glob) + 1; consistency still follows (000.thm-2.1.wait-consistency)",
+                "domain": _domain() + "; d in {0, 1}; tau from tau_family() satisfying property (3)"}
+    why = (f"B.2's chain (L426) writes t_delay = s_k+..+s_i-(s_{{i,c}}-h)-1, but Algorithm A defines t_delay without the -1 "
+           f"(L339): under property (3) and i - k <= d, t_delay - tau(t_glob) reaches {gap} (per d = 0, 1: {[r[0] for r in rows]}; "
+           f"e.g. table {example['a']}, tau = {example['tau']}: t_delay = {example['t_delay']}, tau(t_glob) = "
+           f"{example['tau(t_glob)']}). The invariant holds as t_delay <= tau(t_glob) + 1, and L140's conclusion "
+           f"(consistency) still follows (000.thm-2.1.wait-consistency).")
     if gap <= 0:
-        return Verdict("holds", "exact", margin=float(-gap), evidence=evidence)
+        return Verdict("holds", "exact", margin=float(-gap), evidence=evidence, arithmetic=("integer",))
     if gap == 1:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example)
-    return Verdict("refuted", "exact", margin=float(-gap), evidence=evidence, counterexample=example)
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, counterexample=example, why=why,
+                       arithmetic=("integer",))
+    return Verdict("refuted", "exact", margin=float(-gap), evidence=evidence, counterexample=example, why=why,
+                   arithmetic=("integer",))
 
 
 @claim(id="000.thm-2.1.wait-consistency", seed="000", result="L140", role="conclusion", lines="L136-L140, L416-L420",
@@ -551,9 +599,11 @@ def wait_consistency() -> Verdict:
     evidence = {"cases": checked, "per_d": per_d,
                 "reading": "proceed iff i - k <= d for i >= d+1; the literal 'wait while i = k + d' blocks for ever at "
                            "i = k when d = 0 (round i cannot complete while this client waits)"}
+    evidence["domain"] = _domain() + "; d in {0, 1}; tau from tau_family() satisfying property (3); every 0 <= k <= i"
     if bad:
-        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad)
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        return Verdict("refuted", "exact", evidence=evidence, counterexample=bad, arithmetic=("integer",),
+                       why=f"the lag rule breaks consistency on table {bad.get('a')}")
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("integer",))
 
 
 @claim(id="000.alg.broadcast-content", seed="000", result="Algorithm 2.1", role="definition", lines="L77, L310",
@@ -581,12 +631,18 @@ def broadcast_content() -> Verdict:
                 "correction": "with the algorithm's 0-based round index, (v_hat, k) holds rounds 0..k-1; L77's "
                               "'k-th round' is right only when read 1-based",
                 "counterexample_for_round_index_k": {"a": [list(r) for r in a], "k": k1, "contents": contents,
-                                                     "missing_round_k": sorted(round_k - set(contents))}}
+                                                     "missing_round_k": sorted(round_k - set(contents))},
+                "domain": "one two-client execution of Server (L302-L320) (a witness)"}
+    why = (f"The server (L310) broadcasts (v_hat, k) once every client has sent round k-1, so v_hat holds rounds 0..k-1: "
+           f"with two clients the first broadcast is k = {k1} with iterations {contents}, without round k's "
+           f"{sorted(round_k - set(contents))}. L77's 'all updates up to and including round k' is right only with rounds "
+           f"counted from 1; with the algorithm's 0-based index it reads 'up to round k - 1'.")
     if ok:
-        return Verdict("holds", "exact", evidence=evidence)
+        return Verdict("holds", "exact", evidence=evidence, arithmetic=("integer",))
     if earlier:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence)
-    return Verdict("refuted", "exact", evidence=evidence, counterexample=evidence["counterexample_for_round_index_k"])
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, why=why, arithmetic=("integer",))
+    return Verdict("refuted", "exact", evidence=evidence, counterexample=evidence["counterexample_for_round_index_k"],
+                   why=why, arithmetic=("integer",))
 
 
 @claim(id="000.alg.noise-sign", seed="000", result="Algorithm 2.1", role="typo", lines="L118, L310",
@@ -602,9 +658,14 @@ def noise_sign() -> Verdict:
     evidence = {"client - server": str(diff), "effect": "the local model moves by +eta n, the global one by -eta n; "
                 "the next ISR overwrites the local model, so only the models between the round's end and that broadcast differ"}
     if ok:
-        return Verdict("holds", "symbolic", evidence=evidence)
+        return Verdict("holds", "symbolic", evidence=evidence, arithmetic=("sympy",))
+    why = (f"L118 adds the noise n to U and to the local model as w_hat + eta n, while the server applies v_hat - eta U "
+           f"(L310): client - server = {diff}, so the local model moves by +eta n where the global one moves by -eta n. "
+           f"The released U is the same, so no privacy or convergence result changes; the local model is wrong only "
+           f"until the next broadcast overwrites it (a sign typo).")
     return Verdict("refuted", "symbolic", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
-                   counterexample={"eta_i": 1, "n": 1, "G": 0, "w_0": 0, "client": 1, "server": -1})
+                   counterexample={"eta_i": 1, "n": 1, "G": 0, "w_0": 0, "client": 1, "server": -1}, why=why,
+                   arithmetic=("sympy",))
 
 
 #: random simulations behind 000.thm-2.1.simulation: round sizes, client weights, delay function.
@@ -644,6 +705,9 @@ def c1_sign() -> Verdict:
     algorithm_c1 = w + eta * dxi * g
     diff = sp.simplify(algorithm_c1 - recursion_7)
     if diff == 0:
-        return Verdict("holds", "symbolic", evidence={"difference": "0"})
+        return Verdict("holds", "symbolic", evidence={"difference": "0"}, arithmetic=("sympy",))
+    why = (f"Algorithm C.1 writes 'add eta_t d_xi g_h to entry h of w' (L625) where recursion (7) subtracts it (L577): "
+           f"C.1 - (7) = {diff}, an ascent step. A sign typo: the analysis (C.1-C.2) uses (7).")
     return Verdict("refuted", "symbolic", margin=-1.0, evidence={"C.1 - (7)": str(diff), "correction": "subtract eta_t d_xi g_h", "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
-                   counterexample={"w": 0, "eta_t": 1, "d_xi": 1, "g_h": 1, "C.1": 1, "(7)": -1})
+                   counterexample={"w": 0, "eta_t": 1, "d_xi": 1, "g_h": 1, "C.1": 1, "(7)": -1}, why=why,
+                   arithmetic=("sympy",))

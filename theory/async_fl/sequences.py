@@ -283,7 +283,7 @@ def integral_identity() -> Verdict:
     integral = sp.integrate((z * a) ** (1 / (g - 1)), (z, 0, X), conds="none")
     ratio = sp.simplify(sp.powsimp(sp.expand_power_base(integral / (X * a) ** (g / (g - 1)), force=True), force=True))
     ok = ratio == 1
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"ratio": str(ratio), "assumptions": "g = 1 + h, h > 0, X > 0"},
                    counterexample=None if ok else {"ratio": str(ratio)})
 
@@ -300,7 +300,7 @@ def final_reduction() -> Verdict:
     S_pow_g = ((x / omega) * a) ** (g / (g - 1))         # S(x)^g
     ratio = sp.simplify(sp.powsimp(sp.expand_power_base(lhs_pow_g / S_pow_g, force=True), force=True))
     ok = sp.simplify(ratio - omega / gamma_Y) == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"lhs^g / S(x)^g": str(ratio)},
                    counterexample=None if ok else {"ratio": str(ratio)})
 
@@ -318,14 +318,20 @@ def reindexed_sum() -> Verdict:
     printed = sum(f) - sum(S(j + 1) for j in range(m))
     corrected = sum(f) - sum(f[:m])
     if lhs == corrected and lhs != printed:
-        return Verdict("holds-with-correction", "exact", margin=float(printed - lhs),
+        why = (f"At m = {m}, d = {d}, i = {i} with S(x) = x/2 the left side is {lhs}; the printed right side subtracts "
+               f"sum_{{j<m}} S(j+1) and gives {printed}, the corrected one subtracts sum_{{j<m}} S((j+1)/(d+1))/(d+1) and "
+               f"gives {corrected}. The next line (L462) already uses the corrected form, so the proof is unaffected.")
+        return Verdict("holds-with-correction", "exact", margin=float(printed - lhs), why=why, arithmetic=("rational",),
                        evidence={"correction": "subtract sum_{j<m} S((j+1)/(d+1))/(d+1), not sum_{j<m} S(j+1)",
+                                 "domain": "one point (m, d, i) = (3, 1, 2), S(x) = x/2: a witness against an identity",
+                                 "margin_unit": "absolute: printed right side - left side at the point",
                                  "point": {"m": m, "d": d, "i": i, "S": "x/2"},
                                  "lhs": str(lhs), "printed_rhs": str(printed), "corrected_rhs": str(corrected),
                                  "effect": "the next line (L462) uses the corrected form, so the proof is unaffected"})
     status = "holds" if lhs == printed else "refuted"
-    return Verdict(status, "exact", evidence={"lhs": str(lhs), "printed_rhs": str(printed)},
-                   counterexample=None if status == "holds" else {"m": m, "d": d, "i": i})
+    return Verdict(status, "exact", evidence={"lhs": str(lhs), "printed_rhs": str(printed), "domain": "one point"},
+                   counterexample=None if status == "holds" else {"m": m, "d": d, "i": i}, arithmetic=("rational",),
+                   why="" if status == "holds" else f"left side {lhs} != printed {printed}")
 
 
 def gamma_one_sequence(m: int, d: int, n) -> Seq:
@@ -361,10 +367,13 @@ def lemma_b3_conclusion_exact(m_max: int = 24, d_max: int = 3, n: int = 200) -> 
                 if bad:
                     failures.append({"m": m, "d": d, "M0": str(M0_used), "i": bad[0]})
     evidence = {"instance": "g=2, gamma(z)=1, S(x)=x/2, M1=d+1", "m": [0, m_max], "d": [0, d_max],
-                "rounds": n, "cases": cases}
+                "rounds": n, "cases": cases,
+                "domain": f"exhaustive for 0 <= m <= {m_max}, 0 <= d <= {d_max}, rounds i < {n} (instance g = 2, gamma = 1)"}
     if failures:
-        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"}, counterexample=failures[0])
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
+                       counterexample=failures[0], arithmetic=("rational", "integer"),
+                       why=f"property (3) fails at {failures[0]}")
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("rational", "integer"))
 
 
 @claim(id="000.lemma-B3.c22-hypotheses", seed="000", result="Theorem C.2.2", role="hypothesis", lines="L436, L711",
@@ -378,8 +387,15 @@ def c22_hypotheses() -> Verdict:
     z0 = 1
     at_z0 = {"gamma": str(gamma.subs(z, z0)), "2 z gamma'": str((2 * z * sp.diff(gamma, z)).subs(z, z0))}
     holds_everywhere = ge_one == sp.Interval.open(0, sp.oo) and ratio_cond == sp.Interval.open(0, sp.oo)
+    two_z_gamma_prime = "2 z gamma'"
+    why = (f"Lemma B.3 needs gamma >= 1 and gamma >= z gamma' g/(g-1) = 2 z gamma' for all z >= 0 (L436); C.2.2 takes "
+           f"g = 2, gamma(z) = 4 ln z (L711), for which gamma >= 1 holds only on {ge_one} and gamma >= 2 z gamma' only on "
+           f"{ratio_cond} (at z = 1: gamma = {at_z0['gamma']}, 2 z gamma' = {at_z0[two_z_gamma_prime]}). The lemma therefore "
+           f"does not cover the C.2.2 sequence; property (2) for it is checked directly (000.lemma-B3.c22-property-2, holds "
+           f"on its grid), so Theorem C.2.2's use of the sequence survives.")
     # relative to the required 1: gamma(z0) - 1 at z0 = 1 (gamma(1) = 0), negative when refuted
-    return Verdict("holds" if holds_everywhere else "refuted", "symbolic",
+    return Verdict("holds" if holds_everywhere else "refuted", "symbolic", arithmetic=("sympy",),
+                   why="" if holds_everywhere else why,
                    margin=0.0 if holds_everywhere else float(gamma.subs(z, z0)) - 1.0,
                    evidence={"gamma>=1 on": str(ge_one), "gamma>=2z*gamma' on": str(ratio_cond),
                              "margin_unit": "gamma(z0) - 1 at z0 = 1 (the hypothesis gamma >= 1 in units of its bound)",
@@ -403,7 +419,7 @@ def c22_S_closed_form() -> Verdict:
     d2 = S.subs(x, y / (d + 1)) / (d + 1) - printed_si
     d1, d2 = sp.simplify(sp.expand_log(d1, force=True)), sp.simplify(sp.expand_log(d2, force=True))
     ok = d1 == 0 and d2 == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"S(x)": str(sp.simplify(S)), "S - printed": str(d1), "s_i - printed": str(d2)},
                    counterexample=None if ok else {"S - printed": str(d1), "s_i - printed": str(d2)})
 
@@ -439,13 +455,19 @@ def c22_domain() -> Verdict:
         for m in range(0, 2 * (d + 1)):
             arg = Fraction(m + 1, 2 * (d + 1))        # the first logarithm's argument, m + i + 1 at i = 0
             if arg <= 1:
+                # ln(arg) < 0 for arg < 1 makes s_0 = ceil(positive/negative) <= 0; ln 1 = 0 divides by zero
                 bad.append({"m": m, "d": d, "log_argument": str(arg),
-                            "s_0": "division by zero (ln 1 = 0)" if arg == 1 else
-                            str(int(mpmath.ceil(c22_S(mpmath.mpf(m + 1) / (d + 1)) / (d + 1))))})
+                            "s_0": "division by zero (ln 1 = 0)" if arg == 1 else "not positive (ln of the argument < 0)"})
+    ev = {"needs": "m + 1 > 2(d + 1)", "failures": bad, "domain": "m in {0, 1} at d = 0 (witnesses; decided in rationals)",
+          "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"}
     if bad:
-        return Verdict("refuted", "exact", margin=-1.0, evidence={"needs": "m + 1 > 2(d + 1)", "failures": bad, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
-                       counterexample=bad[0])
-    return Verdict("holds", "exact", evidence={})
+        why = (f"s_i = ceil((m+i+1)/(16(d+1)^2) / ln((m+i+1)/(2(d+1)))) (L764) needs (m+1)/(2(d+1)) > 1 at i = 0: at d = 0, "
+               f"m = 0 the argument is {bad[0]['log_argument']}, so s_0 is {bad[0]['s_0']}"
+               + (f", and at m = {bad[1]['m']} the argument is {bad[1]['log_argument']} ({bad[1]['s_0']})" if len(bad) > 1 else "")
+               + ". The sequence is a sample-size sequence only for m + 1 > 2(d + 1), not for every m >= 0 (L440); the "
+                 "examples and experiments use large m, so no printed number changes.")
+        return Verdict("refuted", "exact", margin=-1.0, evidence=ev, counterexample=bad[0], why=why, arithmetic=("rational",))
+    return Verdict("holds", "exact", evidence=ev, arithmetic=("rational",))
 
 
 def smallest_offset_for_s0(s0: int, d: int, *, m_hi: int = 10 ** 7) -> int:
@@ -475,8 +497,14 @@ def c22_s0_of_m() -> Verdict:
                      "smallest_m_with_s0_50": smallest_offset_for_s0(s0_printed, d)})
     wrong = [r for r in rows if r["s_0"] != s0_printed]
     if wrong:
+        why = (f"L733 says s_0 = {s0_printed} corresponds to m = 2(d+1)*{factor}; the C.2.2 sequence at that m starts at "
+               + ", ".join(f"s_0 = {r['s_0']} (d = {r['d']})" for r in rows)
+               + f"; s_0 = {s0_printed} needs m >= " + ", ".join(f"{r['smallest_m_with_s0_50']} (d = {r['d']})" for r in rows)
+               + ". A wrong printed offset; no result uses it.")
         return Verdict("refuted", "numeric", margin=float(wrong[0]["s_0"] - s0_printed),
-                       evidence={"rows": rows, "printed": plain(L733_PRINTED)}, counterexample=wrong[0])
+                       evidence={"rows": rows, "printed": plain(L733_PRINTED),
+                                 "margin_unit": "absolute, in samples: s_0 at the printed m - the printed s_0"},
+                       counterexample=wrong[0], why=why)
     return Verdict("holds", "numeric", evidence={"rows": rows})
 
 
@@ -490,10 +518,12 @@ def table3_rounds() -> Verdict:
     computed = [rounds_for_budget(constant(clients * s, math.ceil(K / (clients * s)) + 1), K) for s in sizes]
     mismatch = [(s, c, int(p)) for s, c, p in zip(sizes, computed, printed) if c != int(p)]
     evidence = {"computed": computed, "printed": list(printed), "convention": "per-client size s, rounds R = ceil(K/(5 s))"}
+    evidence["domain"] = "the six printed sizes (the whole table)"
     if mismatch:
-        return Verdict("refuted", "exact", evidence=evidence,
-                       counterexample={"size": mismatch[0][0], "computed": mismatch[0][1], "printed": mismatch[0][2]})
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        return Verdict("refuted", "exact", evidence=evidence, arithmetic=("integer",),
+                       counterexample={"size": mismatch[0][0], "computed": mismatch[0][1], "printed": mismatch[0][2]},
+                       why=f"size {mismatch[0][0]} needs {mismatch[0][1]} rounds, printed {mismatch[0][2]}")
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("integer",))
 
 
 #: how many rounds of the printed sequences are compared (Example 3 needs fewer than 200).
@@ -517,10 +547,12 @@ def example3_form() -> Verdict:
                         "m is defined as s_{0,c}/(N_c q), which gives exactly 16",
                 "rounds to K = 25000": rounds_for_budget(ours, 25000)}
     diff = [i for i in range(EXAMPLE3_ROUNDS) if ours[i] != printed[i]]
+    evidence["domain"] = f"rounds i < {EXAMPLE3_ROUNDS} (Example 3 needs fewer than 200)"
     if diff:
-        return Verdict("refuted", "exact", evidence=evidence,
-                       counterexample={"i": diff[0], "ceil(N_c q (i+m))": ours[diff[0]], "printed": printed[diff[0]]})
-    return Verdict("holds", "exact", margin=0.0, evidence=evidence)
+        return Verdict("refuted", "exact", evidence=evidence, arithmetic=("rational", "integer"),
+                       counterexample={"i": diff[0], "ceil(N_c q (i+m))": ours[diff[0]], "printed": printed[diff[0]]},
+                       why=f"the sequences differ first at i = {diff[0]}")
+    return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("rational", "integer"))
 
 
 def _rounds_to(value: Fraction, printed: str) -> bool:
@@ -550,9 +582,11 @@ def experiment_form() -> Verdict:
                 "literal_reading": {"N_c q": str(N * Fraction(P["q"])), "N_c q m": str(N * Fraction(P["q"]) * Fraction(P["m"])),
                                     "note": "taken as exact, 0.000132 and 12.106 give 1.32 i + 15.98 (one more round): "
                                             "a reproduction must use Example 3's q, not the rounded one"}}
+    evidence["domain"] = "the printed values of L1967 with Example 3's q as witness (one setting)"
     if all(checks.values()):
-        return Verdict("holds", "exact", margin=0.0, evidence=evidence)
-    return Verdict("refuted", "exact", evidence=evidence, counterexample={k: v for k, v in checks.items() if not v})
+        return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("rational", "integer"))
+    return Verdict("refuted", "exact", evidence=evidence, counterexample={k: v for k, v in checks.items() if not v},
+                   arithmetic=("rational", "integer"), why=f"failed: {[k for k, v in checks.items() if not v]}")
 
 
 #: budgets at which the C.2.2 round count is compared with sqrt(K), per offset m (d = 0).
@@ -608,7 +642,7 @@ def omega_derivative() -> Verdict:
     diff = sp.simplify(sp.powsimp(sp.expand_power_base(sp.simplify(lhs / rhs), force=True), force=True))
     quotient_rule = sp.simplify(sp.diff(z / omega, z) - (1 / omega) * (1 - z * sp.diff(omega, z) / omega))
     ok = diff == 1 and quotient_rule == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"z omega' / (y gamma'(y) g/(g-1))": str(diff), "quotient rule residual": str(quotient_rule)},
                    counterexample=None if ok else {"ratio": str(diff)})
 
@@ -623,10 +657,15 @@ def i_over_ln_i_domain() -> Verdict:
     at_zero = sp.limit(z / sp.log(z), z, 0, "+")
     evidence = {"ln(1)": str(at_one), "lim_{i->0+} i/ln i": str(at_zero),
                 "fix": "start at i = 2 (sequences.i_over_log_i(start=2)) or use (i+2)/ln(i+2)"}
+    evidence["domain"] = "i = 1 (a witness)"
     if at_one == 0:
+        why = (f"s_i = a i/ln(i) + b (L1883-1893) divides by ln(1) = {at_one} at i = 1 (and at i = 0 only the limit "
+               f"i/ln i -> {at_zero} exists): the method is defined from i = 2 on. The suite starts it at i = 2 "
+               f"(sequences.i_over_log_i(start=2)); a slip in the definition that changes no printed number.")
         return Verdict("refuted", "exact", margin=-1.0, evidence={**evidence, "margin_unit": "indicator: -1 = the stated identity/condition fails (no natural scale)"},
-                       counterexample={"i": 1, "a": 50, "b": 0, "s_i": "50*1/ln(1): division by zero"})
-    return Verdict("holds", "exact", evidence=evidence)
+                       counterexample={"i": 1, "a": 50, "b": 0, "s_i": "50*1/ln(1): division by zero"}, why=why,
+                       arithmetic=("sympy",))
+    return Verdict("holds", "exact", evidence=evidence, arithmetic=("sympy",))
 
 
 # --- an admissible family for Lemma B.3: gamma(z) = (1+z)^beta, 0 <= beta <= (g-1)/g ------------------
