@@ -32,7 +32,7 @@ def cifar_points() -> list:
 
 @claim(id="001.privacy.fixed-order-vs-adaptive", seed="001", lines="L46-50, L68, L180-186, L230-232",
        statement="Accounting one fixed order of the replace-one pair (what a naive fixed-pair analysis would report) understates the privacy loss in this paper's settings (CIFAR-10, fixed-size batches, replace-one).",
-       recorded="holds")
+       recorded="holds", result="Table 1", role="method")
 def fixed_order_vs_adaptive() -> Verdict:
     labelled = cifar_points()
     res = sweep(gap_point, [p for _, p in labelled], backend="serial", desc="001 fixed order vs adaptive")

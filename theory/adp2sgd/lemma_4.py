@@ -28,7 +28,7 @@ def gaussian_delta(eps: float, s: float) -> float:
 
 @claim(id="001.lemma-4.conversion", seed="001", lines="L534-536",
        statement="(alpha, eps)-RDP implies (eps + log(1/delta)/(alpha-1), delta)-DP for every delta in (0, 1).",
-       recorded="holds")
+       recorded="holds", result="Lemma 4", role="conclusion")
 def conversion() -> Verdict:
     worst, at, n = -math.inf, None, 0
     for s in S_GRID:
@@ -44,4 +44,4 @@ def conversion() -> Verdict:
                    evidence={"points": n, "grid": "s in geomspace(0.3, 30, 12) x alpha in {1.1,...,128} x delta in {1e-2,1e-5,1e-10}",
                              "mechanism": "Gaussian, exact profile (Balle-Wang 2018 Thm 8)", "max_exact_delta_over_delta": worst,
                              "at": at, "margin_unit": "1 - max(exact delta / delta)"},
-                   counterexample=None if ok else at)
+                   counterexample=None if ok else at, arithmetic=("float",))

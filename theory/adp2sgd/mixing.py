@@ -67,7 +67,7 @@ def rho_closed_form(graph: str, K: int) -> float:
 
 @claim(id="001.app-a.pairwise-gossip", seed="001", lines="L100, L104, L326",
        statement="The pairwise averaging of App. A is a doubly stochastic averaging matrix as Algorithm 1 requires (and A^T A = A).",
-       recorded="holds")
+       recorded="holds", result="Algorithm 1", role="definition")
 def pairwise_gossip() -> Verdict:
     K = sp.Integer(6)
     i, j = 1, 4
@@ -81,12 +81,12 @@ def pairwise_gossip() -> Verdict:
     return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else -1.0,
                    evidence={"K": int(K), "pair": [i, j], **checks,
                              "general": "u^T 1 = 0 and u^T u = 2 give the same identities for every K and pair"},
-                   counterexample=None if ok else checks)
+                   counterexample=None if ok else checks, arithmetic=("sympy",))
 
 
 @claim(id="001.alg-1.average-dynamics", seed="001", lines="L104-105, L380-386",
        statement="For any doubly stochastic A_t, the average model follows theta^{t+1} = theta^t - (eta/K)(g^t + n).",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="proof-step")
 def average_dynamics() -> Verdict:
     Kn = 4
     W = sp.Matrix(3, Kn, lambda r, c: sp.Symbol(f"w{r}{c}"))
@@ -107,7 +107,7 @@ def average_dynamics() -> Verdict:
     return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else -1.0,
                    evidence={"residual": str(list(residual)), "A": "l0 P1 + l1 P2 + (1-l0-l1) gossip(0,2), symbolic weights",
                              "why": "A 1 = 1 makes W A 1 / K = W 1 / K"},
-                   counterexample=None if ok else {"residual": str(list(residual))})
+                   counterexample=None if ok else {"residual": str(list(residual))}, arithmetic=("sympy",))
 
 
 GRAPHS, KS = ("ring", "bipartite", "complete"), tuple(range(4, 33, 2))
@@ -115,7 +115,7 @@ GRAPHS, KS = ("ring", "bipartite", "complete"), tuple(range(4, 33, 2))
 
 @claim(id="001.asm-2.spectral-gap", seed="001", lines="L135-139, L326",
        statement="Assumption 2's spectral gap rho < 1 holds for the pairwise gossip of App. A (bipartite senders/receivers; also ring, complete).",
-       recorded="holds")
+       recorded="holds", result="Assumption 2", role="hypothesis")
 def spectral_gap() -> Verdict:
     rows, worst_gap, worst_err = [], 1.0, 0.0
     for graph in GRAPHS:
@@ -129,12 +129,12 @@ def spectral_gap() -> Verdict:
                    evidence={"points": len(rows), "K_values": list(KS), "max_abs_closed_form_error": worst_err,
                              "table": [r for r in rows if r["K"] in (4, 8, 16)],
                              "margin_unit": "min over the grid of 1 - rho (absolute)"},
-                   counterexample=None if ok else {"rows": rows})
+                   counterexample=None if ok else {"rows": rows}, arithmetic=("float",))
 
 
 @claim(id="001.asm-2.smaller-rho-faster", seed="001", lines="L149, L159-162",
        statement="A smaller rho gives faster convergence: rho-bar, the only place rho enters Theorem 1, increases with rho.",
-       recorded="holds")
+       recorded="holds", result="L149", role="conclusion")
 def smaller_rho_faster() -> Verdict:
     r, Kk = sp.symbols("r K", positive=True)                  # r = sqrt(rho) in (0, 1)
     rb_ = (Kk - 1) / Kk * (1 / (1 - r ** 2) + 2 * r / (1 - r) ** 2)
@@ -146,4 +146,4 @@ def smaller_rho_faster() -> Verdict:
                    evidence={"d_rhobar_d_sqrt_rho_times_K_over_K-1": str(expected),
                              "sign": "both terms positive for 0 < sqrt(rho) < 1; C1 decreases and C3, the bound's "
                                      "conditions, tighten as rho-bar grows"},
-                   counterexample=None if ok else {"derivative": str(deriv)})
+                   counterexample=None if ok else {"derivative": str(deriv)}, arithmetic=("sympy",))

@@ -66,7 +66,7 @@ def _decide(K, tau, lo, hi, depth=0) -> tuple[bool, int]:
 
 @claim(id="001.prop-1.region-certificate", seed="001", lines="L153, L159-160, L168-172",
        statement="Corrected Proposition 1: with tau <= 9K (2 <= K <= 12, 0 <= rho <= 0.999) the T condition and eta = K/(B sqrt T) do give C1 > 0, C2 >= 0, C3 <= 1 for every T >= T_min.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Proposition 1", role="conclusion")
 def region_certificate() -> Verdict:
     boxes, failed = 0, []
     with flint.ctx.workprec(64):
@@ -79,8 +79,16 @@ def region_certificate() -> Verdict:
     ok = not failed
     return Verdict("holds-with-correction" if ok else "open", "rigorous", margin=None,
                    evidence={"K": [2, K_MAX], "tau": f"0..{TAU_PER_K}K", "rho": [0.0, RHO_MAX], "rho_boxes": boxes,
+                             "domain": f"integers 2 <= K <= {K_MAX}, 0 <= tau <= {TAU_PER_K}K; rho in [0, {RHO_MAX}] "
+                                       "covered by boxes; every T >= T_min (monotone in x)",
                              "pairs": sum(TAU_PER_K * K + 1 for K in range(2, K_MAX + 1)), "precision_bits": 64,
                              "worst_case_in_T": "T = T_min (monotone in x = eta B L, see module docstring)",
                              "correction": f"add tau <= {TAU_PER_K} K to Proposition 1's hypotheses; without it the "
                                            "condition fails (001.prop-1.conditions-imply-c1-c2-c3)"},
-                   reason="" if ok else f"undecided boxes at {failed[:5]}")
+                   reason="" if ok else f"undecided boxes at {failed[:5]}",
+                   why=f"Proposition 1's T condition does not secure C3 <= 1 for large staleness "
+                       f"(001.prop-1.conditions-imply-c1-c2-c3); with tau <= {TAU_PER_K}K added it secures C1 > 0, "
+                       f"C2 >= 0 and C3 <= 1 at T = T_min, hence at every larger T, on all "
+                       f"{sum(TAU_PER_K * K + 1 for K in range(2, K_MAX + 1))} (K, tau) pairs with 2 <= K <= {K_MAX} "
+                       f"and every rho in [0, {RHO_MAX}] ({boxes} arb boxes in sqrt(rho)).",
+                   arithmetic=("arb",))

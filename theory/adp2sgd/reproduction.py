@@ -40,7 +40,7 @@ def _finals(rows: list[dict]) -> dict:
 
 @claim(id="001.fig-1.similar-utility", seed="001", lines="L236, L247, L359",
        statement="Under the same noise level, SYNC and A(DP)2SGD reach a similar level of utility (Figs. 1, 5).",
-       recorded="open", figure="figures/out/fig_001_1.png")
+       recorded="open", figure="figures/out/fig_001_1.png", result="Fig 1", role="figure")
 def similar_utility() -> Verdict:
     rows, source = _rows("fig_001_1")
     fin = _finals(rows)
@@ -87,14 +87,14 @@ def _faster(name: str, straggler: str) -> Verdict:
 
 @claim(id="001.fig-2.case-1-faster", seed="001", lines="L244, L258, L372",
        statement="With a random learner 2X slower each iteration, A(DP)2SGD converges faster in wall-clock than SYNC, which slows down by 2X.",
-       recorded="holds", figure="figures/out/fig_001_2.png")
+       recorded="holds", figure="figures/out/fig_001_2.png", result="Fig 2", role="figure")
 def case_1_faster() -> Verdict:
     return _faster("fig_001_2", "random2x")
 
 
 @claim(id="001.fig-3.case-2-faster", seed="001", lines="L251, L260, L361-365, L372",
        statement="With one learner 10X slower, A(DP)2SGD runs significantly faster than SYNC (Figs. 3, 6, 7).",
-       recorded="holds", figure="figures/out/fig_001_3.png")
+       recorded="holds", figure="figures/out/fig_001_3.png", result="Fig 3", role="figure")
 def case_2_faster() -> Verdict:
     return _faster("fig_001_3", "one10x")
 
@@ -105,7 +105,7 @@ COLLAPSED = 0.2
 
 @claim(id="001.fig-4.large-batch", seed="001", lines="L253-255, L262-265",
        statement="With 2X batch and 2X learning rate and small noise, SYNC collapses while A(DP)2SGD converges (Fig. 4).",
-       recorded="not-reproduced", figure="figures/out/fig_001_4.png")
+       recorded="not-reproduced", figure="figures/out/fig_001_4.png", result="Fig 4", role="figure")
 def large_batch() -> Verdict:
     rows, source = _rows("fig_001_4")
     last: dict = {}

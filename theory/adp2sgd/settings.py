@@ -142,7 +142,7 @@ def cifar_rows(readings=("L92", "abadi")) -> list[dict]:
 
 @claim(id="001.table-1.settings-epsilon", seed="001", lines="L230-232, L240, L247",
        statement="The Table 1 noise levels are differential-privacy budgets (the paper prints sigma only, no clipping norm, delta or epsilon).",
-       recorded="open")
+       recorded="open", result="Table 1", role="printed-value")
 def settings_epsilon() -> Verdict:
     rows = cifar_rows(readings=("L92",))
     return Verdict("open", "numeric", margin=None,
@@ -159,7 +159,7 @@ def settings_epsilon() -> Verdict:
 
 @claim(id="001.sec-5.same-privacy-budget", seed="001", lines="L236, L38, L328",
        statement="SYNC and A(DP)2SGD under the same noise level have the same differential privacy budget.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="L236", role="conclusion")
 def same_budget() -> Verdict:
     steps, B, n_k = cifar_learner_steps()
     K = int(SETUP["gpus"].value)
@@ -180,4 +180,10 @@ def same_budget() -> Verdict:
                              "correction": "equal budgets need equal steps per learner; with stragglers the fast "
                                            "learners of A(DP)2SGD process more minibatches (the global counter fixes "
                                            "the total), so their records get a larger epsilon than under SYNC"},
-                   reason="holds only when every learner processes the same number of minibatches")
+                   reason="holds only when every learner processes the same number of minibatches",
+                   why=f"The same noise level gives the same per-record privacy only when every learner runs the same "
+                       f"number of steps. In Case II (one learner 10X slower, L251) the global counter fixes the total, "
+                       f"so a fast A(DP)2SGD learner runs {fast} steps against SYNC's {steps}: at z = {z:g} the certified "
+                       f"epsilon of its records is [{adp_c[0]:.3f}, {adp_c[1]:.3f}] against SYNC's "
+                       f"[{sync_c[0]:.3f}, {sync_c[1]:.3f}] (delta = {DELTA:g}). Equal budgets hold for homogeneous "
+                       f"learners only.")

@@ -45,7 +45,7 @@ def simulate(*, K, d, B, sigma, varsigma2, T, trials, eta, seed):
 
 @claim(id="001.thm-1.monte-carlo-quadratic", seed="001", lines="L151-164",
        statement="Under Theorem 1's conditions, (1/T) sum_t E||grad F(theta^t)||^2 <= 2(F(w0)-F*)K/(eta T B) + 2 eta L/(BK)(varsigma^2 B + 6 upsilon^2 B^2 + d sigma^2).",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="conclusion")
 def monte_carlo() -> Verdict:
     s = SETUP
     rho = mixing.rho("bipartite", s["K"])

@@ -116,7 +116,7 @@ def _sigma2_sym():
 
 @claim(id="001.thm-2.sigma-formula", seed="001", lines="L182, L550-554",
        statement="With alpha = log(1/delta)/((1-mu)eps)+1, sigma^2 = 20G^2 T alpha/(K^2 n^2 mu eps) solves (24) exactly.",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="proof-step")
 def sigma_formula() -> Verdict:
     a, s2 = _alpha_sym(), _sigma2_sym()
     lhs = 20 * _G ** 2 * _T * a / (_K ** 2 * _n ** 2 * s2) + sp.log(1 / _d) / (a - 1)
@@ -128,12 +128,12 @@ def sigma_formula() -> Verdict:
                              "residual": str(residual), "rdp_term_minus_mu_eps": str(rdp_share),
                              "note": "given the proof's per-step RDP 20G^2 alpha/(K^2 n^2 sigma^2) (L546); "
                                      "that input is checked in 001.thm-2.sensitivity and 001.thm-2.worker-choice-amplification"},
-                   counterexample=None if ok else {"residual": str(residual)})
+                   counterexample=None if ok else {"residual": str(residual)}, arithmetic=("sympy",))
 
 
 @claim(id="001.thm-2.epsilon-condition", seed="001", lines="L182, L554-556",
        statement="sigma^2 >= 6G^2/B^2 (i.e. sigma^2/Delta_2^2 >= 1.5 with Delta_2 = 2G/B) is equivalent to eps <= 10B^2T alpha/(3K^2n^2 mu).",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="proof-step")
 def epsilon_condition_claim() -> Verdict:
     a, s2 = _alpha_sym(), _sigma2_sym()
     ratio = sp.simplify(s2 / (2 * _G / _B) ** 2)                  # sigma^2 / Delta_2^2
@@ -148,12 +148,12 @@ def epsilon_condition_claim() -> Verdict:
                              "residual": str(identity),
                              "so": "sigma^2/Delta_2^2 >= 1.5  <=>  eps <= 10B^2T alpha/(3K^2 n^2 mu) (alpha depends on eps "
                                    "on both sides, exactly as printed)"},
-                   counterexample=None if ok else {"residual": str(identity)})
+                   counterexample=None if ok else {"residual": str(identity)}, arithmetic=("sympy",))
 
 
 @claim(id="001.thm-2.condition-7", seed="001", lines="L184, L528, L558",
        statement="With gamma = B/(K n) and Delta_2 = 2G/B, Lemma 2's cap alpha <= log(1/(gamma(1+sigma^2/Delta_2^2))) is exactly (7).",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="proof-step")
 def condition_7() -> Verdict:
     a, s2 = _alpha_sym(), _sigma2_sym()
     gamma = _B / (_K * _n)
@@ -163,12 +163,12 @@ def condition_7() -> Verdict:
     ok = residual == 0
     return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else -1.0,
                    evidence={"argument_of_log_from_lemma_2": str(sp.simplify(cap)), "residual_ratio_minus_1": str(residual)},
-                   counterexample=None if ok else {"residual": str(residual)})
+                   counterexample=None if ok else {"residual": str(residual)}, arithmetic=("sympy",))
 
 
 @claim(id="001.thm-2.cifar-feasible", seed="001", lines="L182-186, L232",
        statement="Theorem 2's hypotheses (the eps condition and (7)) can be met at the paper's CIFAR-10 setting.",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="hypothesis")
 def cifar_feasible() -> Verdict:
     rows = []
     for delta in (1e-3, 1e-5, 1e-6):
@@ -187,4 +187,4 @@ def cifar_feasible() -> Verdict:
                              "reading": "the theorem says nothing for eps below smallest_feasible_epsilon: at the paper's "
                                         "own scale it certifies only budgets at least that large",
                              "margin_unit": "(10 - smallest feasible eps at delta=1e-5) / 10"},
-                   counterexample=None if ok else {"epsilon": 10.0, "delta": 1e-5})
+                   counterexample=None if ok else {"epsilon": 10.0, "delta": 1e-5}, arithmetic=("float",))
