@@ -125,8 +125,9 @@ def a1_range() -> Verdict:
                 "argument": "u = 1+(m+2)/(m+1) in (2, 3]; e = 1/(g-1) <= 1 so u^e <= u <= 3; a_1/a_0 = 3^q",
                 "grid": "m = 0..199, g in {2, 2.5, 3, 5, 10}"}
     if ok and grid_ok:
-        return Verdict("holds", "symbolic", margin=0.0, evidence=evidence)
-    return Verdict("refuted", "symbolic", evidence=evidence, counterexample={"grid_ok": grid_ok})
+        return Verdict("holds", "symbolic", margin=0.0, evidence=evidence, arithmetic=("sympy", "mpmath"))
+    return Verdict("refuted", "symbolic", evidence=evidence, counterexample={"grid_ok": grid_ok}, arithmetic=("sympy", "mpmath"),
+                   why="a_1 > 3 a_0 on the grid")
 
 
 @claim(id="000.lemma-B4.a1-covers-proof", seed="000", result="Lemma B.4", role="proof-step", lines="L520, L543, L549",
@@ -220,7 +221,7 @@ def eta_closed_form() -> Verdict:
     printed = 12 / mu / (t + 2 * M1 + sp.sqrt(((m + 1) ** 2 / 4 + t) / sp.log((m + 1) ** 2 / 4 + t)))
     diff = sp.simplify(sp.radsimp(lemma - printed))
     ok = diff == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"lemma - printed": str(diff)},
                    counterexample=None if ok else {"difference": str(diff)})
 
@@ -311,10 +312,15 @@ def rate_expansion() -> Verdict:
     evidence = {"m": m, "d": d, "M1": M1, "rows": rows,
                 "correction": "= (1/t)(1 - Theta(1/sqrt(t ln t))): t*gap grows without bound while gap*sqrt(t ln t) "
                               "settles near 2; the bound itself (<= 8*36^2 N/(mu^2 t)) is unaffected"}
+    why = (f"t/(t + E_t - 1)^2 = (1/t)(1 - gap) with gap ~ 2 E_t/t and E_t ~ sqrt(t/ln t), so gap is of order "
+           f"1/sqrt(t ln t), not 1/t: at m = {m}, d = {d} (M_1 = {M1:g}) t*gap grows from {rows[0]['t*gap']:.4g} at t = "
+           f"{rows[0]['t']} to {rows[-1]['t*gap']:.4g} at t = {rows[-1]['t']}, while gap*sqrt(t ln t) settles at "
+           f"{rows[-1]['gap*sqrt(t ln t)']:.4g}. The printed '(1 - O(1/t))' should read '(1 - Theta(1/sqrt(t ln t)))'; the "
+           f"leading bound 8*36^2 N/(mu^2 t) and the optimality factor are unaffected.")
     if growing:
-        return Verdict("holds-with-correction", "numeric", evidence=evidence,
+        return Verdict("holds-with-correction", "numeric", evidence=evidence, why=why, arithmetic=("mpmath",),
                        counterexample={"t": rows[-1]["t"], "t*gap": rows[-1]["t*gap"]})
-    return Verdict("holds", "numeric", evidence=evidence)
+    return Verdict("holds", "numeric", evidence=evidence, arithmetic=("mpmath",))
 
 
 
@@ -325,8 +331,10 @@ def rate_expansion() -> Verdict:
 def optimality_factor() -> Verdict:
     ratio = Fraction(8 * 36 ** 2) / Fraction(1, 2)
     ok = ratio == 16 * 36 ** 2 == 2 * 8 * 36 ** 2 == int(OPTIMALITY_PRINTED["factor"].text)
-    return Verdict("holds" if ok else "refuted", "exact", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "exact", margin=0.0 if ok else None, arithmetic=("rational", "integer"),
+                   why="" if ok else f"8*36^2/(1/2) = {ratio}, printed {plain(OPTIMALITY_PRINTED)}",
                    evidence={"ratio": str(ratio), "printed": plain(OPTIMALITY_PRINTED),
+                             "domain": "whole stated domain (an identity between constants)",
                              "note": "leading constants only; both bounds carry lower-order terms"},
                    counterexample=None if ok else {"ratio": str(ratio)})
 
@@ -335,21 +343,42 @@ def optimality_factor() -> Verdict:
        statement="With constant step eta = a/L and delay (d+1)s <= 1/(eta mu), the sample size can be as large as a/(L mu (d+1)).",
        recorded="refuted")
 def constant_step_sample_size() -> Verdict:
+    """(11) with eta = a/L allows (d+1) s <= L/(a mu); L160 prints a/(L mu (d+1)), off by L^2/a^2. The printed size is
+    merely conservative when a < L, so the counterexample is a point with L < a where the printed size breaks (11)
+    while a still meets Leblond et al.'s hypothesis at the delay tau = (d+1)s (L667), checked in rationals."""
     a, L, mu, d = sp.symbols("a L mu d", positive=True)
     from_L675 = 1 / ((a / L) * mu * (d + 1))               # s <= 1/(eta mu (d+1)), eta = a/L
     printed_L160 = a / (L * mu * (d + 1))
     ratio = sp.simplify(from_L675 / printed_L160)
-    point = {"a": Fraction(1, 10), "L": 1, "mu": Fraction(1, 100), "d": 0}
-    vals = {k: str(sp.nsimplify(e.subs({a: point["a"], L: point["L"], mu: point["mu"], d: point["d"]})))
-            for k, e in (("L675", from_L675), ("L160", printed_L160))}
     if ratio == 1:
-        return Verdict("holds", "symbolic", evidence={"ratio": str(ratio)})
-    return Verdict("refuted", "symbolic", margin=-abs(float(ratio.subs({a: point["a"], L: point["L"], mu: point["mu"], d: point["d"]})) - 1),
-                   evidence={"L675 / L160": str(ratio), "correct": "s <= L/(a mu (d+1))",
-                             "margin_unit": "relative: -|L675/L160 - 1| at the point",
-                                                    "reading": "L160's 'well defined constant a' read as C.2.1's step "
-                                                               "constant (eta = a/L, L663), the section L160 points to"},
-                   counterexample={**{k: str(v) for k, v in point.items()}, **vals})
+        return Verdict("holds", "symbolic", evidence={"ratio": str(ratio)}, arithmetic=("sympy",))
+    pt = {"a": Fraction(1, 100), "L": Fraction(9, 1000), "mu": Fraction(1, 1000), "d": 0, "sqrt_Delta": Fraction(1, 10 ** 6)}
+    s_printed = math.floor(pt["a"] / (pt["L"] * pt["mu"] * (pt["d"] + 1)))     # the printed size, an integer below it
+    tau = (pt["d"] + 1) * s_printed
+    allowed = pt["L"] / (pt["a"] * pt["mu"])                                    # (11): tau <= 1/(eta mu)
+    # Leblond et al.'s a <= 1/(5 (1 + 2 tau sqrt(Delta)) xi), xi = sqrt(1 + mu/(2L) min(1/sqrt(Delta), tau)), squared
+    xi2 = 1 + pt["mu"] / (2 * pt["L"]) * min(1 / pt["sqrt_Delta"], tau)
+    a_admissible = 25 * pt["a"] ** 2 * (1 + 2 * tau * pt["sqrt_Delta"]) ** 2 * xi2 <= 1
+    margin = float((allowed - tau) / tau)
+    ev = {"L675 / L160": str(ratio), "correct": "s <= L/(a mu (d+1))",
+          "point": {k: str(v) for k, v in pt.items()}, "printed_size": s_printed, "tau = (d+1)s": tau,
+          "allowed_tau_by_(11)": str(allowed), "a_meets_Leblond_bound_at_tau": a_admissible,
+          "margin_unit": "relative: (1/(eta mu) - (d+1)s)/((d+1)s) at the printed size, negative when (11) fails",
+          "domain": "one admissible point (a witness); the printed size is merely conservative whenever a < L",
+          "reading": "L160's 'well defined constant a' read as C.2.1's step constant (eta = a/L, L663), the section "
+                     "L160 points to"}
+    why = (f"(11) with eta = a/L gives (d+1)s <= 1/(eta mu) = L/(a mu) (L675), but L160 prints s = a/(L mu (d+1)): the ratio "
+           f"is {ratio}, so the printed size is conservative when a < L and too large when L < a (the printed formula has units "
+           f"1/L^2 where a sample size is dimensionless). At a = {pt['a']}, L = {pt['L']}, mu = {pt['mu']}, d = 0 (a meets Leblond "
+           f"et al.'s bound at tau = {tau}: {a_admissible}) the printed size {s_printed} gives tau = {tau} > "
+           f"1/(eta mu) = {float(allowed):g}: (11) fails by {-margin:.0%}. A side remark (L160's benchmark); no theorem uses it.")
+    if a_admissible and tau > allowed:
+        return Verdict("refuted", "symbolic", margin=margin, evidence=ev, why=why, arithmetic=("sympy", "rational"),
+                       counterexample={"a": str(pt["a"]), "L": str(pt["L"]), "mu": str(pt["mu"]), "d": 0,
+                                       "sqrt_Delta": str(pt["sqrt_Delta"]), "s_printed": s_printed,
+                                       "1/(eta mu)": str(allowed)})
+    return Verdict("open", "symbolic", None, ev, arithmetic=("sympy", "rational"),
+                   reason="the witness point does not violate (11) under Leblond et al.'s hypotheses")
 
 
 @claim(id="000.C2.leblond-rate", seed="000", result="L663", role="typo", lines="L663-L671",
@@ -357,10 +386,14 @@ def constant_step_sample_size() -> Verdict:
        recorded="refuted")
 def leblond_rate() -> Verdict:
     # Parameters allowed by the statement: tau = 1, Delta = 1, L/mu = 100; the largest allowed a.
-    L, mu, tau, Delta = Fraction(100), Fraction(1), 1, 1
+    L, mu, tau, Delta = Fraction(100), Fraction(1), 1, 1     # sqrt(Delta) = 1 exactly
     a_max = 1 / (5 * (1 + 2 * tau * math.sqrt(Delta)) * math.sqrt(1 + float(mu / (2 * L)) * min(1 / math.sqrt(Delta), tau)))
-    a = Fraction(a_max).limit_denominator(10 ** 6)
-    a = a if a <= a_max else a - Fraction(1, 10 ** 6)
+    a = Fraction(a_max).limit_denominator(10 ** 6)             # a rational near the largest allowed a ...
+
+    def allowed(x):  # ... checked in rationals: 25 x^2 (1 + 2 tau sqrt(Delta))^2 (1 + mu/(2L) min(1/sqrt(Delta), tau)) <= 1
+        return 25 * x ** 2 * (1 + 2 * tau) ** 2 * (1 + mu / (2 * L) * min(1, tau)) <= 1
+    while not allowed(a):
+        a -= Fraction(1, 10 ** 6)
     eta = a / L
     if not tau <= 1 / (eta * mu):                          # (11) must hold for the point to be admissible
         raise AssertionError("the chosen point violates (11)")
@@ -371,12 +404,17 @@ def leblond_rate() -> Verdict:
     evidence = {"rho": str(rho), "rho > 1": rho > 1, "rhs": str(rhs),
                 "note": "with rho = aL/mu >= a*kappa the factor (1-rho)^t is not a contraction; "
                         "rho = a mu / L (a/kappa) makes the bound coherent"}
+    evidence["domain"] = "one admissible point (a witness), decided in rationals"
     if rhs < 0:
         evidence["margin_unit"] = "the bound itself at the point (negative: below the non-negative left side)"
-        return Verdict("refuted", "exact", margin=float(rhs), evidence=evidence,
+        why = (f"C.2.1 quotes Leblond et al.'s rate with rho = aL/mu (L671); at L/mu = 100, tau = Delta = 1 and the largest "
+               f"admissible a = {a} (checked in rationals), rho = {float(rho):.4g} > 1 and at t = 1, N = 0 the bound "
+               f"2(1 - rho)^t ||w_0 - w_*||^2 = {float(rhs):.4g} is negative, below a squared distance. Leblond et al.'s "
+               f"contraction is rho = a mu/L (a/kappa); the paper uses only (11) from C.2.1, so no result changes.")
+        return Verdict("refuted", "exact", margin=float(rhs), evidence=evidence, why=why, arithmetic=("rational",),
                        counterexample={"L": 100, "mu": 1, "tau": tau, "Delta": Delta, "a": str(a), "t": t,
                                        "||w0-w*||^2": 1, "N": 0, "bound": str(rhs), "lhs_at_least": 0})
-    return Verdict("holds", "exact", evidence=evidence)
+    return Verdict("holds", "exact", evidence=evidence, arithmetic=("rational",))
 
 
 @claim(id="000.C3.average-definition", seed="000", result="L790", role="typo", lines="L790-L792",
@@ -393,13 +431,18 @@ def average_definition() -> Verdict:
                 "correction": "(1/t) sum_{i=t+1}^{2t} E[F(w_i) - F_*] (or 1/(t+1) over i = t..2t); the summand must "
                               "carry w_i, not w_t",
                 "scope": "a typo in a definition quoted from van Dijk et al. 2019; nothing in seed 000 computes with it"}
+    evidence["domain"] = "t = 1 with a constant gap 1 (a witness against a normaliser)"
+    why = (f"The printed Y^(A)_t divides the {len(terms)} terms i = t+1..2t by t+1 = {t + 1} (and its summand carries w_t, not "
+           f"w_i): a constant gap 1 averages to {printed} instead of 1; (1/t) sum_{{i=t+1}}^{{2t}} E[F(w_i) - F_*] gives "
+           f"{corrected}. A typo in a definition quoted from van Dijk et al. 2019; nothing in the paper computes with it.")
     if printed == gap:
-        return Verdict("holds", "exact", evidence=evidence)
+        return Verdict("holds", "exact", evidence=evidence, arithmetic=("rational",))
     if corrected == gap:
-        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence,
+        return Verdict("holds-with-correction", "exact", margin=0.0, evidence=evidence, why=why, arithmetic=("rational",),
                        counterexample={"t": t, "gap": 1, "Y_printed": str(printed)},
                        reason="t terms divided by t+1: the printed normaliser (and the summand's index) are typos")
-    return Verdict("refuted", "exact", evidence=evidence, counterexample={"t": t, "gap": 1, "Y": str(printed)})
+    return Verdict("refuted", "exact", evidence=evidence, counterexample={"t": t, "gap": 1, "Y": str(printed)}, why=why,
+                   arithmetic=("rational",))
 
 
 @claim(id="000.C3.curvature-endpoints", seed="000", result="L798", role="conclusion", lines="L798",
@@ -414,7 +457,7 @@ def curvature_endpoints() -> Verdict:
     evidence = {"h=1": {k: str(v) for k, v in at1.items()}, "h=0": {k: str(v) for k, v in at0.items()},
                 "scope": "consistency of the cited exponents (van Dijk et al. 2019) with C.2.2 and L799 only; "
                          "the cited theorem itself is not re-proved here"}
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, evidence=evidence,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",), evidence=evidence,
                    counterexample=None if ok else {"h=1": evidence["h=1"]})
 
 
@@ -430,7 +473,7 @@ def proof_chain() -> Verdict:
     ok = step_540 == 0 and sp.simplify(gap_543 - E * (u - 1) / (S + E)) == 0 and worst_549 == 3
     evidence = {"L540 residual": str(step_540), "L543 gap": str(gap_543), "L549 worst ratio": str(worst_549),
                 "note": "L553 writes E_{i-1} where Lemma B.4's statement (L526) has Ebar_{i-1}"}
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, evidence=evidence,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",), evidence=evidence,
                    counterexample=None if ok else evidence)
 
 
@@ -444,6 +487,6 @@ def linear_eta_order() -> Verdict:
     eta_i = A0_C22 / (mu * (t_i + E))
     lim = sp.simplify(sp.limit(i ** 2 * eta_i, i, sp.oo))
     ok = lim.is_finite and lim.is_positive
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None,
+    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0 if ok else None, arithmetic=("sympy",),
                    evidence={"lim i^2 eta_bar_i": str(lim), "s_i": "a i + b, a > 0"},
                    counterexample=None if ok else {"limit": str(lim)})
