@@ -13,6 +13,7 @@ rounds (L134: K = sum s_i), as in theory.proactive_dp.experiments.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from numerics import Phase, Schedule
@@ -115,3 +116,64 @@ def footnote_5() -> Verdict:
     if fixed_upper_ok:
         return Verdict("holds", "numeric", margin, ev)
     return Verdict("open", "numeric", margin, ev, reason="the two brackets overlap at some setting")
+
+
+# --- the tightness statements read under the sampling Algorithm 1 runs (readings of L40, L187, L1598) --------
+
+def fixed_size_epsilon(*, n: int, k_total: int, s: int, sigma: float, delta: float) -> dict:
+    """Certified bracket of ceil(K/s) rounds of a fixed-size batch of s of n (Algorithm 1, L79), add/remove."""
+    rounds = math.ceil(k_total / s)
+    b = certified_epsilon(Schedule((Phase.fixed_size(batch_size=s, dataset_size=n, sigma=sigma, steps=rounds),)),
+                          delta)
+    return {"s": s, "rounds": rounds, "fixed_lower": float(b.epsilon_lower), "fixed_upper": float(b.epsilon_upper)}
+
+
+def fixed_size_critical_batch(*, n: int, k_total: int, sigma: float, delta: float, epsilon: float, s_lo: int,
+                              s_hi: int) -> dict:
+    """The largest batch s in [s_lo, s_hi) whose ceil(K/s) fixed-size rounds are certified (epsilon, delta)-DP
+    (integer bisection; assumes epsilon increases in s at fixed K, as C.3 L1322 argues for the rounds), with the
+    rounds it runs and whether s + 1 is certainly not DP (``exact``)."""
+    if fixed_size_epsilon(n=n, k_total=k_total, s=s_lo, sigma=sigma, delta=delta)["fixed_upper"] > epsilon:
+        raise ValueError(f"s_lo={s_lo} is not certified ({epsilon}, {delta})-DP: lower the bracket")
+    if fixed_size_epsilon(n=n, k_total=k_total, s=s_hi, sigma=sigma, delta=delta)["fixed_lower"] <= epsilon:
+        raise ValueError(f"s_hi={s_hi} is not certainly above ({epsilon}, {delta})-DP: raise the bracket")
+    while s_hi - s_lo > 1:
+        mid = (s_lo + s_hi) // 2
+        if fixed_size_epsilon(n=n, k_total=k_total, s=mid, sigma=sigma, delta=delta)["fixed_upper"] <= epsilon:
+            s_lo = mid
+        else:
+            s_hi = mid
+    above = fixed_size_epsilon(n=n, k_total=k_total, s=s_lo + 1, sigma=sigma, delta=delta)
+    return {"s": s_lo, "rounds": math.ceil(k_total / s_lo), "exact": above["fixed_lower"] > epsilon,
+            "epsilon_lower_at_s_plus_1": above["fixed_lower"]}
+
+
+@functools.lru_cache(maxsize=None)
+def fixed_size_tightness_rows() -> tuple:
+    r"""The Tables 9-11 caption settings (D.4, L1580-1588) read as Algorithm 1 runs them: a fixed-size batch of s
+    (L79), noise C sigma, add/remove, so a swap moves the sum by 2C (footnote 14, L578: "we pay a factor 2
+    penalty"). Per table: the fewest rounds T_crit at K = kN that are certified (eps_target, 1/N)-DP, the
+    certified bracket at D.4's s_max (T_min) and s_max,asym (T_min,asym), and the ratios the tightness
+    statements (L40, L172, L187, L1598) are about."""
+    from theory.proactive_dp.calculators import CALCULATOR_TABLES, calculator_d4
+    from theory.proactive_dp.gamma import gamma_min
+
+    rows = []
+    for t, spec in CALCULATOR_TABLES.items():
+        inp = spec["inputs"]
+        r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"], theta=inp["theta"])
+        kt = int(round(r.k * r.n))
+        crit = fixed_size_critical_batch(n=r.n, k_total=kt, sigma=r.sigma, delta=r.delta, epsilon=r.epsilon,
+                                         s_lo=math.floor(r.s_max), s_hi=2 * math.floor(r.s_max_asym))
+        at_min = fixed_size_epsilon(n=r.n, k_total=kt, s=math.floor(r.s_max), sigma=r.sigma, delta=r.delta)
+        at_asym = fixed_size_epsilon(n=r.n, k_total=kt, s=math.floor(r.s_max_asym), sigma=r.sigma, delta=r.delta)
+        gam = gamma_min(r.epsilon / r.k, r.sigma)
+        rows.append({"table": t, "sigma": r.sigma, "n": r.n, "k": r.k, "epsilon": r.epsilon, "gamma": gam,
+                     "t_crit_fixed": crit["rounds"], "t_crit_exact": crit["exact"],
+                     "two_k2_over_eps_over_t_crit": 2 * r.k ** 2 / r.epsilon / crit["rounds"],
+                     "t_min_over_t_crit": gam * r.k ** 2 / r.epsilon / crit["rounds"], "two_gamma": 2 * gam,
+                     "epsilon_upper_at_s_max": at_min["fixed_upper"],
+                     "epsilon_6_over_upper_at_s_max": r.epsilon / at_min["fixed_upper"],
+                     "epsilon_lower_at_s_max_asym": at_asym["fixed_lower"],
+                     "epsilon_upper_at_s_max_asym": at_asym["fixed_upper"]})
+    return tuple(rows)

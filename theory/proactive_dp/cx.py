@@ -64,7 +64,7 @@ def check_inversion() -> Verdict:
                          - quad * 2 / (R * RHO * X))
     l822 = sp.simplify(sp.sqrt(1 / (R * RHO / 2 * X) + 1 / (R * RHO * X) ** 2) - 1 / (R * RHO * X) - BRANCH_QUADRATIC)
     ok = len(pos) == 1 and value_at_0 == -1 and square == 0 and l822 == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"roots": [str(rt) for rt in roots], "positive_root_is_first_branch": len(pos) == 1,
                              "completing_square_L818": square == 0, "L822_equality": l822 == 0},
                    counterexample=None if ok else {"roots": [str(rt) for rt in roots]})
@@ -92,7 +92,7 @@ def check_branch_41() -> Verdict:
         if abs(x / thr - 1) > 1e-9 and ((active_branch(x, r, rho, rho_hat) == "2/(rho_hat x)") != (x >= thr)):
             bad.append({"x": x, "r": r, "rho": rho, "rho_hat": rho_hat})
     ok = threshold == 0 and step == 0 and not bad
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "float"), margin=0.0,
                    evidence={"threshold_minus_41": str(threshold), "multiply_step": str(step), "solve": str(solved),
                              "random_points": n},
                    counterexample=bad[0] if bad else (None if ok else {"threshold_minus_41": str(threshold)}))
@@ -121,9 +121,9 @@ def check_sigma_l922() -> Verdict:
     cex = {"point": "constant s = 26, N = 1e4, T = 1000, eps = 0.5, delta = 1e-4, rho-hat = 1 - q",
            "theorem_bound": float(bound.subs(pt)), "printed_L922": float(printed.subs(pt))}
     if printed_ok:
-        return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0"})
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0, evidence={"difference": "0"})
     status = "holds-with-correction" if corrected_ok else "refuted"
-    return Verdict(status, "symbolic", margin=abs(cex["theorem_bound"] - cex["printed_L922"]),
+    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), margin=abs(cex["theorem_bound"] - cex["printed_L922"]),
                    evidence={"correction": "sqrt(rho-hat S-hat_2 / S-hat_1^2): S-hat_1 is squared", "corrected_holds": corrected_ok,
                              "also": "L858 writes c(x) = 2/(rho x); the branch is 2/(rho-hat x) (L478, L896)"},
                    counterexample=cex)
@@ -141,7 +141,7 @@ def check_eq42() -> Verdict:
     above_sqrt2 = bool(sp.simplify(eq42 ** 2 - 2).is_positive)  # sigma^2 - 2 = 2L/eps > 0 (sympy sign inference)
     sqrt2_gap = float(sp.sqrt(2) - sp.Rational(216, 215))
     ok = same and above_sqrt2 and sqrt2_gap > 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=sqrt2_gap,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "float"), margin=sqrt2_gap,
                    evidence={"bound_equals_42": same, "sqrt2_minus_216/215": sqrt2_gap},
                    counterexample=None if ok else {"bound_minus_42": str(sp.simplify(bound - eq42))})
 
@@ -159,7 +159,7 @@ def check_eq43() -> Verdict:
     same = sp.simplify(lhs_41 - rhs_43) == 0
     x_is_c1 = sp.simplify(x * T * S1 ** 2 - EPS) == 0
     ok = same and x_is_c1
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"T S1^2 (41 threshold) - (43)": str(sp.simplify(lhs_41 - rhs_43)),
                              "identities": {"2 r rho/rho_hat^2": str(sp.simplify(2 * R * rho / rho_hat ** 2)),
                                             "2/rho_hat": str(sp.simplify(2 / rho_hat))}},
@@ -177,7 +177,7 @@ def check_bounded_decreasing() -> Verdict:
     # f = 2/(sqrt(2y+1)+1) is decreasing since sqrt(2y+1) increases
     rational = sp.simplify(f - 2 / (sp.sqrt(2 * y + 1) + 1)) == 0
     ok = le_one and rational
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"first_branch_le_1": le_one, "first_branch_equals_2/(sqrt(2y+1)+1)": rational,
                              "second_branch": "2/(rho-hat x) is decreasing in x"},
                    counterexample=None if ok else {"le_one": le_one, "rational": rational})

@@ -50,10 +50,10 @@ def check_tau_first_order() -> Verdict:
     second = sp.simplify(c[3])  # tau^{-1} sigma = 1 + c3 / sigma + ...
     pts = {str(s): tau_inverse(s) * s for s in (1.5, 19.29962, 100.0)}
     if ok:
-        return Verdict("holds", "symbolic", margin=0.0,
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0,
                        evidence={"radicand_series": [str(x) for x in c], "tau_inv_times_sigma": pts,
                                  "next_coefficient": str(second), "next_coefficient_float": float(second)})
-    return Verdict("refuted", "symbolic", evidence={"radicand_series": [str(x) for x in c]},
+    return Verdict("refuted", "symbolic", arithmetic=("sympy", "float"), evidence={"radicand_series": [str(x) for x in c]},
                    counterexample={"radicand_series": [str(x) for x in c]})
 
 
@@ -73,9 +73,9 @@ def check_c2_tau() -> Verdict:
           "sigma_thm31_over_derived_tau": str(factor),
           "consequence": "with the algebra corrected the gap to Theorem 3.1 is sqrt(gamma), not sqrt(2 gamma)"}
     if ratio == 1:
-        return Verdict("holds", "symbolic", margin=0.0, evidence=ev)
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0, evidence=ev)
     ev["margin_unit"] = "relative: -|derived/printed - 1|"
-    return Verdict("refuted", "symbolic", margin=-abs(float(ratio) - 1.0), evidence=ev,
+    return Verdict("refuted", "symbolic", arithmetic=("sympy", "float"), margin=-abs(float(ratio) - 1.0), evidence=ev,
                    counterexample={"epsilon": 0.05, "gamma": 2.0, "Lprime": 9.0,
                                    "derived_tau": float(derived.subs({eps: 0.05, gam: 2, Lp: 9})),
                                    "printed_tau": float(printed.subs({eps: 0.05, gam: 2, Lp: 9}))})

@@ -99,7 +99,7 @@ def gdp_delta_formula() -> Verdict:
     identity = all(ident[k] for k in ("log_likelihood_ratio_linear", "forward_equals_printed",
                                       "reverse_equals_printed"))
     if identity and worst_quad <= GDP_RTOL:
-        return Verdict("holds", "symbolic", margin=0.0, evidence=evidence)
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "mpmath", "float"), margin=0.0, evidence=evidence)
     if worst_quad > GDP_RTOL:
         return Verdict("refuted", "numeric", margin=-worst_quad, evidence=evidence,
                        counterexample=worst_point)

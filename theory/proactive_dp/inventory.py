@@ -161,7 +161,7 @@ ITEMS = (
     Item("table", "Table 8", "L1563-1572", claims=("002.experiments.table-8", "002.table-8.as-run-fixed-size", "002.table-8.epsilon-labels", "002.table-8.sigma-column",
                                                  "002.calc-E1.s-column")),
     Item("figure", "Figures 13-14 (privacy budgets, non-convex)", "L1578-1594", reason=_GPU),
-    Item("algorithm", "D.4 calculator, steps 1-4", "L1580-1587", claims=("002.calc-D4.step1", "002.calc-D4.stopping-rule",
+    Item("algorithm", "D.4 calculator, steps 1-4", "L1580-1587", claims=("002.calc-D4.step1", "002.calc-D4.stopping-rule", "002.calc-D4.t-min-meets-8",
                                                                       "002.gamma.formula-calculators")),
     Item("text", "D.4 step 4: stop when gamma_new - gamma <= 0.0001 gamma or (7) is violated", "L1585",
          claims=("002.calc-D4.stopping-rule",)),

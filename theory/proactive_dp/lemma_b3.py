@@ -147,7 +147,7 @@ def check_reduction_t2() -> Verdict:
     margin = float(root - x_max)
     # e^x - 1 - 2x is convex with value 0 at 0 and at root, so it is <= 0 on [0, root]
     ok = margin > 0 and float((sp.exp(x) - 1 - 2 * x).subs(x, x_max)) < 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=margin,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "mpmath"), margin=margin,
                    evidence={"direction": "(mu, mu0), M_2 = q^2 (e^{1/sigma^2}-1)", "root_of_e^x=1+2x": float(root),
                              "x_max=(215/216)^2": float(x_max),
                              "note": "the other direction is checked by quadrature in the tests"},
@@ -186,9 +186,9 @@ def check_regroup_14() -> Verdict:
     pt = {T: 3, Q: sp.Rational(1, 10), SIG: 2, df: 2}
     cex = {"t": 3, "q": 0.1, "sigma": 2.0, "first_line": float(first.subs(pt)), "printed_second_line": float(printed.subs(pt))}
     if _is_zero(printed - first):
-        return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0"})
+        return Verdict("holds", "symbolic", arithmetic=("sympy",), margin=0.0, evidence={"difference": "0"})
     status = "holds-with-correction" if corrected_ok else "refuted"
-    return Verdict(status, "symbolic", margin=abs(cex["first_line"] - cex["printed_second_line"]),
+    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), margin=abs(cex["first_line"] - cex["printed_second_line"]),
                    evidence={"printed_minus_first": str(diff_printed), "correction": "second numerator '2 + (1-q)2^t e^{..} t^t', "
                              "not '1 + ...': the q^t/((1-q)^t sigma^{2t}) term counts twice over the common denominator",
                              "corrected_minus_first_is_zero": corrected_ok},
@@ -274,7 +274,7 @@ def check_c_le_2() -> Verdict:
     c_at_cap = 1 + sp.Max(1, 1 / ((1 - cap) * 216)) / sp.exp(3 / s ** 2)
     c_lt_2 = sp.simplify(c_at_cap - 2 + (1 - sp.exp(-3 / s ** 2)))  # == 0 iff c = 1 + e^{-3/sigma^2}
     ok = cap == sp.Rational(215, 216) and increasing_r0 and decreasing_s and c_lt_2 == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=float(1 - sp.Rational(215, 216)),
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=float(1 - sp.Rational(215, 216)),
                    evidence={"sup_q": str(cap), "c_at_sup_q": str(sp.simplify(c_at_cap)),
                              "note": "216 = 2^3 3^3 comes from the t = 3 term (L606)"},
                    counterexample=None if ok else {"sup_q": str(cap)})
@@ -337,7 +337,7 @@ def check_step_16() -> Verdict:
     y_t = LAM * Q * 2 * sp.exp(1 + (T - 1) / (2 * SIG ** 2)) / ((1 - Q) * SIG ** 2)
     eq16 = (1 - Q) * (LAM + 1) / LAM * (x_t ** T + y_t ** T)
     ok = _is_zero(binom_ub * (term1 + term2) - eq16)
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"difference_is_zero": ok, "substitution": "q = 1 - p, p > 0"},
                    counterexample=None if ok else {"lam": 7, "t": 4, "q": 0.02, "sigma": 3.0})
 
@@ -399,7 +399,7 @@ def check_final_algebra() -> Verdict:
     rhs = r / r0 * LAM ** 2 * (LAM + 1) * Q ** 3 / ((1 - Q) ** 2 * SIG ** 3)
     diff = sp.simplify(lhs - rhs)
     ok = diff == 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0, evidence={"difference": str(diff)},
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0, evidence={"difference": str(diff)},
                    counterexample=None if ok else {"difference": str(diff)})
 
 

@@ -122,7 +122,7 @@ def check_constant_closed_forms() -> Verdict:
     exact_pt = constant_sequence(26, 7)
     exact = {"rho(26 of 10000)": str(rho(exact_pt, 10_000)), "rho_hat(26 of 10000)": str(rho_hat(exact_pt, 10_000))}
     ok = all(checks["S-hat_j"]) and checks["rho"] and checks["rho-hat"] and checks["sqrt(S-hat_2)"]
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "rational"), margin=0.0,
                    evidence={"checks": checks, "exact_example": exact},
                    counterexample=None if ok else {"checks": checks})
 
@@ -145,7 +145,7 @@ def check_s1_hat() -> Verdict:
     rhs = sp.Sum(s_[i], (i, 0, TT - 1)) / (TT * N_)
     sym_ok = sp.simplify(lhs - rhs) == 0
     ok = not bad and sym_ok
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "rational"), margin=0.0,
                    evidence={"symbolic_identity": sym_ok, "exact_sequences_checked": n_seq},
                    counterexample=bad[0] if bad else (None if ok else {"symbolic": str(sp.simplify(lhs - rhs))}))
 
@@ -222,7 +222,7 @@ def check_s_hat_le_alpha() -> Verdict:
             if worst is None or gap < worst["gap"]:
                 worst = {"gap": gap, "n": n, "j": j}
     ok = all(mono) and worst["gap"] >= 0
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=float(worst["gap"]),
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "rational"), margin=float(worst["gap"]),
                    evidence={"derivative_positive_form": mono, "exact_sequence_checks": n_seq,
                              "note": "d/dx x^j/(1-x)^{j-1} = (j x^{j-1}(1-x) + (j-1)x^j)/(1-x)^j > 0 on (0,1)"},
                    counterexample=None if ok else {k: str(v) for k, v in worst.items()})

@@ -10,7 +10,7 @@ import mpmath
 import sympy as sp
 
 from numerics.precision import MP_DPS
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 from theory.lemmas.gdp import delta_64, normal_cdf_sym
 
 
@@ -117,9 +117,26 @@ def theorem_b1() -> Verdict:
     margin = (B1_DELTA - min(p["delta_exact"] for p in points)) / B1_DELTA
     evidence["margin_unit"] = "relative: (delta - min exact delta over the (c1, c2) tried)/delta"
     if proof and family["delta_exact_lower_bound"] > B1_DELTA and len(violated) == len(points):
-        return Verdict("refuted", "symbolic", margin=margin, evidence=evidence, counterexample=shown,
-                       reason=f"for every c1, c2 the quoted hypotheses admit q = 1 and eps = 2a(a+{B1_OFFSET}), "
-                              f"a = c2 sqrt(ln(1/delta)), where the exact delta is at least "
-                              f"{family['delta_exact_lower_bound']:.4f} > delta = {B1_DELTA:g}")
+        reason = (f"for every c1, c2 the quoted hypotheses admit q = 1 and eps = 2a(a+{B1_OFFSET}), "
+                  f"a = c2 sqrt(ln(1/delta)), where the exact delta is at least "
+                  f"{family['delta_exact_lower_bound']:.4f} > delta = {B1_DELTA:g}")
+        why = (reason + f" (sympy bound on the whole family; all {len(points)} (c1, c2) in {list(B1_CONSTANTS)} checked at "
+                        f"mpmath precision, e.g. c1 = c2 = 1: T = {shown['steps']}, sigma = {shown['sigma']:.4g}, "
+                        f"eps = {shown['epsilon']:.4g}, exact delta {shown['delta_exact']:.4f}). The quote keeps no "
+                        f"hypothesis on q or sigma; the paper itself uses B.1 only to motivate (3)-(5) and proves its own "
+                        f"Lemma B.3 / Theorem B.2 with q <= r0/sigma, so its results do not rest on B.1.")
+        # the alternative reading: Abadi et al.'s proof hypotheses (Lemma 3: sigma >= 1, q < 1/(16 sigma)), which the
+        # paper keeps in its own Lemma B.3 (q <= r0/sigma, sigma >= 216/215, L516-524)
+        meets_lemma3 = [p for p in points if p["q"] < 1 / (16 * p["sigma"]) and p["sigma"] >= 1]
+        readings = (
+            Reading("Theorem B.1 exactly as quoted: no hypothesis on q or sigma", B1_LINES, "refuted", margin,
+                    f"every one of the {len(points)} (c1, c2) tried is violated at q = 1"),
+            Reading("with the hypotheses of Abadi et al.'s Lemma 3 (sigma >= 1, q < 1/(16 sigma)) that the paper's own "
+                    "Lemma B.3 keeps (q <= r0/sigma, sigma >= 216/215)", "L516-524", "open", None,
+                    f"{len(meets_lemma3)} of the {len(points)} counterexamples meet them (all have q = 1): the refutation "
+                    f"does not apply and the suite does not decide B.1 under them (the paper's own Theorem B.2, which "
+                    f"keeps them, holds: 002.thm-B2.guarantee)"))
+        return Verdict("refuted", "symbolic", arithmetic=("sympy", "mpmath", "float"), margin=margin, evidence=evidence,
+                       counterexample=shown, reason=reason, why=why, readings=readings)
     return Verdict("open", "numeric", margin=margin, evidence=evidence,
                    reason="the counterexample family did not verify; see evidence")

@@ -22,7 +22,7 @@ from numerics.precision import COARSE_PLD_RELATIVE_WIDTH
 from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
 from theory.lemmas import tail_lemma as tl
-from theory.ledger import Verdict, agrees_with_printed, claim, printed_tolerance
+from theory.ledger import Reading, Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
@@ -55,9 +55,13 @@ def _sigma_form_verdict(label: str) -> Verdict:
     diff = sp.simplify(SIGMA_FORMS[label] - reference)
     vals = {"eq6": float(reference.subs(COMPARE_POINT)), "printed": float(SIGMA_FORMS[label].subs(COMPARE_POINT))}
     if diff == 0:
-        return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0", "at_eps_0.05_N_1e4": vals})
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0, evidence={"difference": "0", "at_eps_0.05_N_1e4": vals})
     cex = {"epsilon": 0.05, "delta": 1e-4, "sigma_eq6": vals["eq6"], "sigma_printed": vals["printed"]}
-    return Verdict("refuted", "symbolic", margin=-abs(vals["printed"] - vals["eq6"]) / vals["eq6"],
+    why = (f"{label} prints sigma = sqrt(2(eps + ln(1/delta)))/eps: the 1/eps sits outside the root, so sigma_printed/"
+           f"sigma_(6) = 1/sqrt(eps) (sympy difference not 0): {vals['printed']:.4g} against {vals['eq6']:.4g} at eps = 0.05, "
+           f"delta = 1e-4. For eps < 1 the printed sigma is larger (more noise), so a statement made with it stays true; "
+           f"(6) is what the theorems, the calculators and the tables use: a typo.")
+    return Verdict("refuted", "symbolic", arithmetic=("sympy", "float"), why=why, margin=-abs(vals["printed"] - vals["eq6"]) / vals["eq6"],
                    evidence={"difference": str(diff), "note": "the printed form puts /epsilon outside the root",
                              "margin_unit": "relative: -|sigma_printed - sigma_(6)|/sigma_(6) at eps = 0.05, delta = 1e-4"},
                    counterexample=cex)
@@ -92,7 +96,7 @@ def check_sigma_form_main() -> Verdict:
     sigma6 = SIGMA_FORMS["(1) L32, (6) L132, L154, (35) L854, (62) L1086"]
     sols = sp.solve(sp.Eq(SIG, sigma6), EPS)
     inverse_ok = len(sols) == 1 and sp.simplify(sols[0] - EPSILON_D4) == 0
-    return Verdict("holds" if inverse_ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if inverse_ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"solve_eq6_for_epsilon": [str(s) for s in sols], "d4_step1": str(EPSILON_D4),
                              "note": "L32, L132, L154, L854, L1086 print the same string"},
                    counterexample=None if inverse_ok else {"solutions": [str(s) for s in sols]})
@@ -218,7 +222,7 @@ def check_thm31_guarantee() -> Verdict:
 def check_abstract_condition() -> Verdict:
     same = sp.simplify(((2 / sp.E) ** 2 * K_ ** 2 - sp.Rational(1, 2) - sp.log(N_))
                        - ((2 / sp.E) ** 2 * K_ ** 2 - (sp.Rational(1, 2) + sp.log(1 / (1 / N_))))) == 0
-    return Verdict("holds" if same else "refuted", "symbolic", margin=0.0, evidence={"difference_is_zero": same},
+    return Verdict("holds" if same else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0, evidence={"difference_is_zero": same},
                    counterexample=None if same else {"note": "forms differ"})
 
 
@@ -236,7 +240,7 @@ def check_sigma_floor() -> Verdict:
     # the printed floors are the true floor rounded to their printed digits
     agree = {n: agrees_with_printed(vals[n], p) for n, p in printed.items()}
     ok = floor and mono and all(agree.values())
-    return Verdict("holds" if ok else "refuted", "symbolic",
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "float"),
                    margin=min(printed_tolerance(p) - abs(vals[n] - float(p)) for n, p in printed.items()),
                    evidence={"floor_identity": floor, "monotone": bool(mono), "computed": vals, "printed": printed},
                    counterexample=None if ok else {"computed": vals, "printed": printed})
@@ -254,7 +258,7 @@ def check_k_condition() -> Verdict:
     # step 2: (7) k >= (e/2) sqrt(1/2 + L) >= e sqrt(1/2 + L)/(gamma theta) when gamma theta >= 2
     step2 = sp.simplify((sp.E / 2) - sp.E / gt).subs(gt, 2) == 0 and sp.diff(-sp.E / gt, gt).is_positive
     ok = step1 and incr and step2
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"eps_step": step1, "monotone_in_eps": incr, "gamma_theta_step": bool(step2),
                              "note": "gamma >= 2 by (49), theta >= 1"},
                    counterexample=None if ok else {"steps": [step1, incr, bool(step2)]})
@@ -274,7 +278,7 @@ def check_eq63_eq8() -> Verdict:
     eq63_bound = sp.sqrt(t) / K_ * sp.sqrt(2 * (EPS + L) / (gam * th ** 2))
     inv = sp.simplify(sp.solve(sp.Eq(SIG, eq63_bound), t)[0] - t63) == 0
     ok = same and inv
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0,
                    evidence={"t63_at_sigma62_equals_t8": same, "eq63_solved_for_T": inv},
                    counterexample=None if ok else {"same": same, "inv": inv})
 
@@ -303,10 +307,15 @@ def check_c3_k_condition() -> Verdict:
           "consequence": "H(sigma, T) as printed admits k between the two bounds, where Theorem 3.1's derivation "
                          "(L1092-1102) does not apply (its (7) implies both forms)"}
     if diff == 0:
-        return Verdict("holds", "symbolic", margin=0.0, evidence=ev)
+        return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0, evidence=ev)
     k = (k96 + k294) / 2
     ev["margin_unit"] = "relative: -(k_min_L1096 - k_min_L1294)/k_min_L1096 at the point: the k the printed set wrongly admits"
-    return Verdict("refuted", "symbolic", margin=-(k96 - k294) / k96, evidence=ev,
+    why = (f"C.3's sets H and G require k >= sqrt(2 eps ln(1/delta)) e/(gamma theta); Theorem 3.1's derivation (L1096) needs "
+           f"sqrt(2 eps (eps + ln(1/delta))) e/(gamma theta): the squares differ by {diff} > 0 (sympy), so the printed sets "
+           f"admit k in [{k294:.4f}, {k96:.4f}) at eps = {pt['epsilon']}, delta = {pt['delta']:g}, gamma theta = "
+           f"{pt['gamma_theta']}, where L1096 fails. A {100 * (k96 - k294) / k96:.1f}% slip inside C.3's construction; "
+           f"(7) implies both forms, and Theorem 3.2's witness (002.thm-3.2.existence) meets (7).")
+    return Verdict("refuted", "symbolic", arithmetic=("sympy", "float"), why=why, margin=-(k96 - k294) / k96, evidence=ev,
                    counterexample={**pt, "k": k, "meets_L1294": k >= k294, "meets_L1096": k >= k96})
 
 
@@ -472,11 +481,40 @@ def check_thm_b2_steps() -> Verdict:
     # positivity: floor(x) - 1 >= 1 iff x >= 2 iff 4 S2/c0 <= eps; (31) gives sigma^2 >= 4 T S2hat/(c0 eps)
     steps["(31)=>positive"] = sp.simplify(sig31 ** 2 - 4 * t * s2h / (c0 * eps) - 4 * t * s2h * delta_l / (c0 * eps ** 2)) == 0
     ok = all(steps.values())
-    return Verdict("holds" if ok else "refuted", "symbolic", margin=0.0, evidence={"steps": steps},
+    return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy",), margin=0.0, evidence={"steps": steps},
                    counterexample=None if ok else {k: v for k, v in steps.items() if not v})
 
 
 # --- Theorem 3.2 and the tightness claims -----------------------------------------------------------
+
+_POISSON_READING = ("the mechanism the analysis treats: Poisson sampling at q = s/N, noise C sigma, add/remove "
+                    "(footnotes 5 and 14)", "L182, L578")
+_FIXED_READING = ("Algorithm 1 as printed: a fixed-size batch of s (L79), noise C sigma, add/remove, so a swap moves "
+                  "the sum by 2C (footnote 14's 'factor 2 penalty')", "L79, L54, L578")
+
+
+def _tightness_readings(key_poisson: str, key_fixed: str, bound, what: str) -> tuple:
+    """The Poisson reading (the status) and the fixed-size reading of a tightness ratio at Tables 9-11, each with
+    its status: refuted where some setting's ratio exceeds ``bound(row)``."""
+    from theory.proactive_dp.as_run_privacy import fixed_size_tightness_rows
+
+    poisson = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
+    out = []
+    for (name, lines), rows, key in ((_POISSON_READING, poisson, key_poisson),
+                                     (_FIXED_READING, fixed_size_tightness_rows(), key_fixed)):
+        worst = max(rows, key=lambda r: r[key] - bound(r))
+        status = "refuted" if worst[key] > bound(worst) else "holds"
+        out.append(Reading(name, lines, status, bound(worst) - worst[key],
+                           f"{what}: worst {worst[key]:.3g} against {bound(worst):.3g} (Table {worst['table']}); "
+                           f"all: {[round(r[key], 3) for r in rows]}"))
+    return tuple(out)
+
+
+def _fixed_size_clause(readings: tuple) -> str:
+    fixed = readings[1]
+    return (f"Under the fixed-size reading (Algorithm 1 as printed, L79) the statement {fixed.status} ({fixed.why}); "
+            f"the paper's analysis is of Poisson sampling (L182, L578), which the status uses.")
+
 
 @versioned("1")
 def tightness_point(*, n, epsilon, k, sigma) -> dict:
@@ -532,10 +570,20 @@ def check_factor_4() -> Verdict:
     rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
     # the statement fails where the certified DP count T_crit is already more than 4 times below 2k^2/eps
     bad = [r for r in rows if r["abstract_bound_2k2_over_eps_over_t_crit"] > 4]
-    ev = {"points": len(rows), "rows": rows, "settings": "Tables 9-11 (sigma, N, k of the captions, delta = 1/N)"}
+    ev = {"points": len(rows), "rows": rows, "settings": "Tables 9-11 (sigma, N, k of the captions, delta = 1/N)",
+          "margin_unit": "factor: 4 - (2k^2/eps)/T_crit at the worst setting"}
     if bad:
         w = max(bad, key=lambda r: r["abstract_bound_2k2_over_eps_over_t_crit"])
+        readings = _tightness_readings("abstract_bound_2k2_over_eps_over_t_crit", "two_k2_over_eps_over_t_crit",
+                                       lambda r: 4, "(2k^2/eps)/T_crit <= 4")
+        why = (f"at Table {w['table']}'s setting (sigma = {w['sigma']}, N = {w['n']}, k = {w['k']}, delta = 1/N) "
+               f"T_crit = {w['t_crit']} rounds of q = k/T are already (eps, delta)-DP for eps = {w['epsilon']:.4g} (certified "
+               f"eps_upper {w['epsilon_upper_at_t_crit']:.4g}; T_crit is exact: eps_lower at T_crit - 1 is "
+               f"{w['epsilon_lower_one_fewer']:.4g}), a factor {w['abstract_bound_2k2_over_eps_over_t_crit']:.2f} below "
+               f"2k^2/eps, not at most ~4. Theorem 3.2 is existential (a witness exists, 002.thm-3.2.existence holds); the "
+               f"abstract and L40 read it as a bound at every setting. " + _fixed_size_clause(readings))
         return Verdict("refuted", "numeric", margin=4 - w["abstract_bound_2k2_over_eps_over_t_crit"], evidence=ev,
+                       why=why, readings=readings,
                        counterexample=dict(w, note="T_crit rounds are (eps, delta)-DP (certified upper bound) although "
                                                    "T_crit < (2k^2/eps)/4"))
     worst = max(rows, key=lambda r: r["abstract_bound_2k2_over_eps_over_t_crit"])
@@ -549,11 +597,19 @@ def check_factor_4() -> Verdict:
 def check_factor_2gamma_tables() -> Verdict:
     rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
     bad = [r for r in rows if r["t_min_over_t_crit"] > r["two_gamma"]]
-    ev = {"points": len(rows), "rows": rows,
+    ev = {"points": len(rows), "rows": rows, "margin_unit": "factor: 2 gamma - T_min/T_crit at the worst setting",
           "note": "Theorem 3.2 itself is existential (002.thm-3.2.existence); this is its reading as a tightness "
                   "statement at the paper's own settings"}
     if bad:
         w = max(bad, key=lambda r: r["t_min_over_t_crit"] / r["two_gamma"])
-        return Verdict("refuted", "numeric", margin=w["two_gamma"] - w["t_min_over_t_crit"], evidence=ev, counterexample=w)
+        readings = _tightness_readings("t_min_over_t_crit", "t_min_over_t_crit", lambda r: r["two_gamma"],
+                                       "T_min/T_crit <= 2 gamma")
+        why = (f"at Table {w['table']}'s setting T_min = gamma k^2/eps = {w['t_min']:.1f} (gamma = {w['gamma']:.4f} of (55)) "
+               f"while T_crit = {w['t_crit']} rounds are already certified (eps, 1/N)-DP (exact: one fewer is not): (8) can "
+               f"be relaxed by {w['t_min_over_t_crit']:.2f}, more than 2 gamma = {w['two_gamma']:.2f}. Theorem 3.2 only "
+               f"says a violating setting exists; L172's 'cannot be relaxed by more than 2 gamma' does not follow. "
+               + _fixed_size_clause(readings))
+        return Verdict("refuted", "numeric", margin=w["two_gamma"] - w["t_min_over_t_crit"], evidence=ev, counterexample=w,
+                       why=why, readings=readings)
     worst = max(rows, key=lambda r: r["t_min_over_t_crit"] / r["two_gamma"])
     return Verdict("holds", "numeric", margin=worst["two_gamma"] - worst["t_min_over_t_crit"], evidence=ev)
