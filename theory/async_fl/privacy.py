@@ -27,7 +27,7 @@ from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_
 from numerics.precision import MP_DPS
 from numerics.sweep import sweep, versioned
 from theory.lemmas import tail_lemma as tl
-from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.ledger import Reading, Verdict, agrees_with_printed, claim
 
 
 def _check_nonneg(name: str, value) -> float:
@@ -276,10 +276,42 @@ def d1_conclusion() -> Verdict:
           "worst_at_or_above_216_215": max((r for r in rows if r not in below), key=lambda r: r["ratio"], default=None),
           "shared_code": "theory.lemmas.tail_lemma (= 002 Lemma B.3), point function theory.lemmas.tail_lemma.conclusion_point"}
     if worst["ratio"] <= 1:
-        return Verdict("holds", "sampled", 1 - worst["ratio"], ev)
+        return Verdict("holds", "sampled", 1 - worst["ratio"], ev, arithmetic=("mpmath",))
+    above = ev["worst_at_or_above_216_215"]
+    failing = [r for r in rows if r["ratio"] > 1]
+    why = (f"As printed (no lower bound on sigma) the bound fails at {len(failing)} of {len(rows)} region points, all with "
+           f"sigma < 216/215: at lam = {worst['lam']}, sigma = {worst['sigma']}, q = {worst['q']:.3g} the exact alpha(lam) "
+           f"is {worst['ratio']:.4g} times the bound. As q -> 0, bound/q^2 -> lam(lam+1)/sigma^2 while alpha/q^2 -> "
+           f"lam(lam+1)(e^(1/sigma^2) - 1)/2, larger once sigma < {_sigma_small_q():.4f}; seed 002 states the same lemma with sigma >= "
+           f"216/215, under which every point holds here (worst ratio {above['ratio']:.4g}). Every theorem of the paper "
+           f"assumes sigma >= 1.137 (L196), so the theorems are not affected.")
+    readings = lemma_d1_readings("refuted", 1 - worst["ratio"], why,
+                                 "holds" if above["ratio"] <= 1 else "refuted", 1 - above["ratio"],
+                                 f"worst ratio {above['ratio']:.4g} over the {len(rows) - len(below)} points with sigma >= 216/215")
     # a counterexample is a high-precision evaluation at a stated point
-    return Verdict("refuted", "numeric", 1 - worst["ratio"], ev, counterexample=worst,
-                   reason="fails at small q for sigma below seed 002's 216/215 (the hypothesis seed 000 drops)")
+    return Verdict("refuted", "numeric", 1 - worst["ratio"], ev, counterexample=worst, why=why, readings=readings,
+                   arithmetic=("mpmath",), reason="fails at small q for sigma below seed 002's 216/215 (the hypothesis seed 000 drops)")
+
+
+def _sigma_small_q() -> float:
+    """Below this sigma the q -> 0 limit of alpha(lam) exceeds Lemma D.1's bound: 1/sqrt(x*), e^x* = 1 + 2x*."""
+    with mpmath.workdps(MP_DPS):
+        return float(1 / mpmath.sqrt(mpmath.findroot(lambda x: mpmath.expm1(x) - 2 * x, 1.25)))
+
+
+def lemma_d1_readings(status, margin, why, status_216, margin_216, why_216) -> tuple:
+    """Lemma D.1's readings: as printed (Poisson-subsampled round, every sigma the hypotheses admit); with seed 002's
+    sigma >= 216/215 (which every theorem here meets: sigma >= 1.137, L196); with the with-replacement rounds
+    Algorithm 2.1 draws (L94), decided by 000.coverage.sampling."""
+    from theory.async_fl import coverage
+
+    wr = coverage.sampling()
+    return (Reading("as printed: a record present with probability q = s/N (L836), any sigma > r0 (L840-848)", "L836, L840-848",
+                    status, margin, why),
+            Reading("with sigma >= 216/215 (seed 002's hypothesis; the theorems assume sigma >= 1.137)", "L196, L840-848",
+                    status_216, margin_216, why_216),
+            Reading("the round as Algorithm 2.1 draws it: s records uniformly with replacement", "L94, L86-94",
+                    wr.status, wr.margin, wr.why or wr.reason))
 
 
 @claim(id="000.lemma-D1.geometric-series", seed="000", result="Lemma D.1", role="proof-step", lines="L903-913",
@@ -293,9 +325,18 @@ def d1_geometric() -> Verdict:
     failing = [r for r in rows if r["log_ratio_x"] > 0 or r["log_ratio_y"] > 0]
     ev = {"points": len(rows), "failing": len(failing), "worst_log_ratio": worst,
           "why": "the terms grow by x_t e^{t/(2 sigma^2)} per step, not by at most U0: (t^2-t)/(2 sigma^2) is quadratic in t"}
+    ev["margin_unit"] = "absolute, in natural log: -(log of the term ratio over the geometric bound) at the worst point"
     if failing:
-        return Verdict("refuted", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev, counterexample=worst)
-    return Verdict("holds", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev)
+        above = [r for r in failing if r["sigma"] >= float(tl.SIGMA_MIN_002)]
+        why = (f"(13)'s tail is summed as a geometric series with ratio U0 (U1) (L903-913), but consecutive terms grow by "
+               f"x_t e^(t/(2 sigma^2)), since (t^2 - t)/(2 sigma^2) is quadratic in t: the terms exceed the geometric bound "
+               f"at {len(failing)} of {len(rows)} points, worst at lam = {worst['lam']}, sigma = {worst['sigma']}, "
+               f"q = {worst['q']:.3g} (log ratio {worst['log_ratio_x']:.4g}). {len(above)} of the failures have sigma >= "
+               f"216/215, where the lemma's conclusion itself holds (000.lemma-D1.conclusion): a gap in the proof, "
+               f"not in the bound there.")
+        return Verdict("refuted", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev, counterexample=worst,
+                       why=why, arithmetic=("mpmath",))
+    return Verdict("holds", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev, arithmetic=("mpmath",))
 
 
 @claim(id="000.lemma-D1.proof-assumption", seed="000", result="Lemma D.1", role="proof-step", lines="L842, L895",
@@ -317,9 +358,13 @@ def d1_proof_assumption() -> Verdict:
         margin = float((mpmath.log(1 / (q * lam)) - mpmath.mpf(lam) / sigma ** 2) / (mpmath.mpf(lam) / sigma ** 2))
     ev["margin_unit"] = "relative: (ln(1/(q lam)) - lam/sigma^2)/(lam/sigma^2), the proof assumption's slack"
     if stated and not proof:
-        return Verdict("refuted", "numeric", margin, ev,
+        why = (f"The statement admits lam <= sigma^2 ln(1/(q sigma)) (L842) but the proof assumes lam/sigma^2 <= "
+               f"ln(1/(q lam)) (L895); they differ once lam > sigma: at sigma = {sigma}, r0 = {r0}, q = r0/sigma the largest "
+               f"admissible lam = {lam} violates the proof's assumption (relative slack {margin:.3g}), and there the bases of "
+               f"(13) exceed U0, U1 by factors {float(step['x_over_u0']):.3g}, {float(step['y_over_u1']):.3g} (L895-901).")
+        return Verdict("refuted", "numeric", margin, ev, why=why, arithmetic=("mpmath",),
                        counterexample={"lam": lam, "sigma": sigma, "q": q, "r0": r0})
-    return Verdict("holds", "numeric", margin, ev)
+    return Verdict("holds", "numeric", margin, ev, arithmetic=("mpmath",))
 
 
 @claim(id="000.lemma-D1.footnote-8", seed="000", result="Lemma D.1", role="proof-step", lines="L890",
@@ -333,7 +378,8 @@ def d1_footnote8() -> Verdict:
     slope = sympy.diff(1 + 1 / (1 - q), q)
     ok = equal and sympy.simplify(slope - 1 / (1 - q) ** 2) == 0
     ev = {"equalities_hold": equal, "derivative": str(slope)}
-    return Verdict("holds", "symbolic", 0.0, ev) if ok else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",)) if ok else
+            Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"chain fails: {ev}"))
 
 
 # =================================================================================================
@@ -354,10 +400,16 @@ def thm31_preconditions() -> Verdict:
     ev = {"counterexample_main_text": {"sigma": sigma, "r0": r0, "u0": float(a), "u1": float(b), "r_by_(14)": float(r_raw)},
           "sigma_needed_at_r0=1/e": thresholds,
           "correction": "add u0 = 2 sqrt(r0 sigma)/(sigma-r0) < 1 and u1 = 2e sqrt(r0 sigma)/((sigma-r0) sigma) < 1 (as D.2 L929-931 does)"}
+    ev["margin_unit"] = "1 - u1 at the point (negative: the geometric series behind (14) diverges)"
     if a >= 1 or b >= 1:
-        return Verdict("holds-with-correction", "numeric", float(1 - b), ev,
+        why = (f"Theorem 3.1 (L180) assumes only r0 < 1/e and s_{{i,c}}/N_c <= r0/sigma, but r of (14) sums geometric series "
+               f"with ratios u0, u1 and needs u0, u1 < 1, which D.2 adds (L929-931): at sigma = {sigma}, r0 = {r0} (r0 < 1/e) "
+               f"u0 = {float(a):.3g}, u1 = {float(b):.3g}, and (14) evaluates to {float(r_raw):.3g}, which bounds nothing. "
+               f"At r0 = 1/e, u0 < 1 needs sigma > {thresholds['u0']:.4g} and u1 < 1 sigma > {thresholds['u1']:.4g}; with "
+               f"u0, u1 < 1 added the theorem's hypotheses define r and c(x).")
+        return Verdict("holds-with-correction", "numeric", float(1 - b), ev, why=why, arithmetic=("mpmath",),
                        reason="with u1 >= 1 the series sum U1^j behind 1/(1-u1) diverges, so r of (14) bounds nothing; D.2 adds u0, u1 < 1")
-    return Verdict("holds", "numeric", float(1 - b), ev)
+    return Verdict("holds", "numeric", float(1 - b), ev, arithmetic=("mpmath",))
 
 
 @claim(id="000.thm-3.1.c-function", seed="000", result="Theorem 3.1", role="proof-step", lines="L1043-1057, L1240",
@@ -374,7 +426,8 @@ def thm31_c_function() -> Verdict:
     le_one = sympy.expand((1 + y) ** 2 - (2 * y + 1))
     ok = quadratic == 0 and meet == 0 and le_one == y ** 2
     ev = {"quadratic_residual": str(quadratic), "branch_difference_at_tau": str(meet), "(1+y)^2-(2y+1)": str(le_one)}
-    return Verdict("holds", "symbolic", 0.0, ev) if ok else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",)) if ok else
+            Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"identity fails: {ev}"))
 
 
 @claim(id="000.thm-3.1.branch-sigma", seed="000", result="Theorem 3.1", role="proof-step", lines="L186-188, L1039",
@@ -387,7 +440,8 @@ def thm31_branch_sigma() -> Verdict:
     bound = 2 / sympy.sqrt(c0) * sympy.sqrt(s2 * t * ld) / eps
     diff = sympy.simplify(bound - sympy.sqrt(2 * ld / eps))
     ev = {"difference": str(diff), "meaning": "delta >= exp(-epsilon sigma^2/2): the cap lam <= sigma^2, not the data, limits delta"}
-    return Verdict("holds", "symbolic", 0.0, ev) if diff == 0 else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",)) if diff == 0 else
+            Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"difference {diff}"))
 
 
 @claim(id="000.thm-3.1.constant-q", seed="000", result="Theorem 3.1", role="remark", lines="L1037",
@@ -400,10 +454,17 @@ def thm31_constant_q() -> Verdict:
     n_c, s = 10000, 100
     exact = s_hat([s], n_c, 2)
     ev = {"sqrt_S2_over_q": str(ratio), "check_N=10000_s=100": {"sqrt_S2": float(mpmath.sqrt(exact)), "q": s / n_c}}
+    ev["margin_unit"] = "relative: -(sqrt(S2_hat)/q - 1) at N_c = 10000, s = 100"
     if sympy.simplify(ratio - 1) != 0:
-        return Verdict("refuted", "symbolic", -float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1), ev,
+        margin = -float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1)
+        form = "q/sqrt(1-q)" if sympy.simplify(ratio - 1 / sympy.sqrt(1 - q)) == 0 else f"{ratio} * q"
+        why = (f"For constant sizes s = qN_c, S2_hat = s^2/(N_c(N_c - s)) = q^2/(1-q), so sqrt(S2_hat) = {form}, not q "
+               f"(L1037): at N_c = {n_c}, s = {s}, sqrt(S2_hat) = {float(mpmath.sqrt(exact)):.6g} against q = {s / n_c} "
+               f"({-margin:.2%} larger). The bound matches Abadi et al.'s Theorem 1 only up to the factor 1/sqrt(1-q) "
+               f"(the 1/(1-q) of the exact moments); a remark, Theorem 3.1's own bound is unaffected.")
+        return Verdict("refuted", "symbolic", margin, ev, why=why, arithmetic=("sympy", "mpmath"),
                        counterexample={"q": s / n_c, "sqrt_S2_hat": float(mpmath.sqrt(exact)), "correct": "q/sqrt(1-q)"})
-    return Verdict("holds", "symbolic", 0.0, ev)
+    return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy", "mpmath"))
 
 
 def _thm31_case(n_c, sizes, sigma, epsilon, r0):
@@ -425,10 +486,20 @@ def thm31_lambda_step() -> Verdict:
           "lambda_real": float(t["lambda"]), "lambda_integer": int(lam_int),
           "ln_1_over_delta_claimed": float(t["log_inv_delta"]), "ln_1_over_delta_proved": float(proved),
           "correction": "sigma >= (2/sqrt(c0)) sqrt(S2_hat T (ln(1/delta) + eps))/eps (seed 002's form) covers the -1 and the floor"}
+    ev["margin_unit"] = "absolute, in ln(1/delta): what the proof establishes - what the theorem claims"
     if proved < t["log_inv_delta"]:
-        return Verdict("refuted", "numeric", float(proved - t["log_inv_delta"]), ev,
+        gap = float(t["log_inv_delta"] - proved)
+        why = (f"The proof needs an integer lam with lam + 1 <= c0 eps/(2 S_2) (L967, Abadi et al.'s Theorem 2) and then "
+               f"claims delta = exp(-c0 eps^2/(4 S_2)) = exp(-(lam + 1) eps/2) (L1027-1033), dropping the -1 and the floor: "
+               f"at N_c = {n_c}, s = 20, T = 400, sigma = {sigma}, eps = {epsilon}, r0 = 1/e, c0 eps/(2 S_2) = "
+               f"{float(t['lambda']) + 1:.6g}, the largest admissible lam is {int(lam_int)}, so the proof establishes "
+               f"ln(1/delta) = lam eps/2 = {float(proved):.4g}, not the claimed {float(t['log_inv_delta']):.4g}: the claimed "
+               f"delta is e^{gap:.3g} = {math.exp(gap):.3g} times too small. Seed "
+               f"002's form sigma >= (2/sqrt(c0)) sqrt(S2_hat T (ln(1/delta) + eps))/eps covers the -1 and the floor; the "
+               f"theorem's guarantee itself holds at every schedule the certified accountant checked (000.thm-3.1.vs-accountant).")
+        return Verdict("refuted", "numeric", float(proved - t["log_inv_delta"]), ev, why=why, arithmetic=("mpmath",),
                        counterexample={"N_c": n_c, "s": 20, "T": 400, "sigma": sigma, "epsilon": epsilon, "r0": r0})
-    return Verdict("holds", "numeric", float(proved - t["log_inv_delta"]), ev)
+    return Verdict("holds", "numeric", float(proved - t["log_inv_delta"]), ev, arithmetic=("mpmath",))
 
 
 #: sample-size schedules (N_c, s_{1..T}) for Theorem 3.1 against the certified accountant: constant,
@@ -525,7 +596,12 @@ def thm32_t_bounds() -> Verdict:
     if not bad:
         return Verdict("holds", "sampled", margin, ev)
     if fixed:
-        return Verdict("holds-with-correction", "sampled", margin, ev,
+        w = worst
+        why = (f"The lower bound of (19) rests on sum_{{i=1}}^T (i+m)^p <= (T+m)^(p+1)/(p+1), but the integral bound of a "
+               f"sum of increasing terms needs (T+m+1): the printed lower bound exceeds T at {len(bad)} of {len(printed)} grid "
+               f"points, worst lower/T = {w['lower_over_T']:.4g} at p = {w['p']}, m = {w['m']}, T = {w['T']}; with "
+               f"gamma = (m+1)/T every point holds. The examples' gamma = m/T inherits the same off-by-one.")
+        return Verdict("holds-with-correction", "sampled", margin, ev, why=why, arithmetic=("mpmath",),
                        reason="the lower bound fails by 1 + O(1/T) (e.g. m = 0); it holds with gamma = (m+1)/T")
     return Verdict("refuted", "sampled", margin, ev, counterexample=bad[0])
 
@@ -570,7 +646,11 @@ def thm32_s_hat_bounds() -> Verdict:
     if not up_bad and lower_ok:
         return Verdict("holds", "sampled", margin, ev)
     if fixed:
-        return Verdict("holds-with-correction", "sampled", margin, ev,
+        why = (f"The upper bound on S_hat_j uses the same integral bound with (T+m) where (T+m+1) is needed: it fails at "
+               f"{len(up_bad)} of {len(rows)} grid points, worst S_hat/bound = {worst_up['exact_over_upper']:.4g} at "
+               f"p = {worst_up['p']}, m = {worst_up['m']}, T = {worst_up['T']}, j = {worst_up['j']}; with gamma = (m+1)/T "
+               f"every point holds, and the lower bound holds exactly.")
+        return Verdict("holds-with-correction", "sampled", margin, ev, why=why, arithmetic=("mpmath",),
                        reason=f"the upper bound fails at {len(up_bad)} of {len(rows)} points, worst exact/bound "
                               f"{worst_up['exact_over_upper']:.4g} at p={worst_up['p']}, m={worst_up['m']}, T={worst_up['T']}, "
                               f"j={worst_up['j']}; gamma = (m+1)/T fixes every point")
@@ -603,9 +683,16 @@ def thm32_k_star() -> Verdict:
           "margin_unit": "relative: (alpha - q(T+m)^p)/alpha at the example",
           "decided_by": "the numeric example (mpmath); the sympy ratios show where the exponent goes wrong"}
     if k_val <= ks_printed and q_max > alpha:
-        return Verdict("refuted", "numeric", float((alpha - q_max) / alpha), ev, counterexample=ce,
+        why = (f"K^* is meant to secure Theorem 3.1's hypothesis q(T+m)^p <= alpha = r0/sigma; solving L1185's sufficient "
+               f"condition for K gives K^* times {ratio} (the printed K^*, L1080, has (1+gamma)^(+(1+p)) where -(1+p) is "
+               f"needed; corrected ratio {ratio_fixed}). At p = 1, m = {m}, T = {t}, q = {float(q):g}, N_c = {n_c}: "
+               f"K = {float(k_val):.0f} <= K^* = {float(ks_printed):.0f} (corrected {float(ks_fixed):.1f}), yet "
+               f"q(T+m)^p = {float(q_max):g} > alpha = {float(alpha):g}. The theorem's side condition does not imply the "
+               f"hypothesis its proof needs; with the corrected exponent it does.")
+        return Verdict("refuted", "numeric", float((alpha - q_max) / alpha), ev, counterexample=ce, why=why,
+                       arithmetic=("sympy", "mpmath"),
                        reason="the exponent of (1+gamma) must be -(1+p); the printed +(1+p) admits K with q(T+m)^p > alpha")
-    return Verdict("holds", "numeric", 0.0, ev)
+    return Verdict("holds", "numeric", 0.0, ev, arithmetic=("sympy", "mpmath"))
 
 
 def _log_ratio_zero(expr) -> bool:
@@ -652,10 +739,16 @@ def thm32_a_b() -> Verdict:
     ev = {"K_plus_matches_(20)_symbolic": a_ok, "points": len(rows), "rows": rows, "tolerance": tol,
           "correction": "L1284: (p+1)^(1/(1+p)) must read (p+1)^(1/(1+2p)) (as in (23)); the second and third forms are right"}
     if a_ok and b_ok and first_ok:
-        return Verdict("holds", "sampled", 0.0, ev)
+        return Verdict("holds", "sampled", 0.0, ev, arithmetic=("sympy", "mpmath"))
     if a_ok and b_ok and fixed_ok:
         worst = max(rows, key=lambda x: abs(x["B_first_form_printed_over_B"] - 1))
-        return Verdict("holds-with-correction", "sampled", worst["B_first_form_printed_over_B"] - 1, ev,
+        why = (f"K^+ (A, L1083) and K^- (B, L1084) follow from (20) and (21) (symbolic and at {len(rows)} points), but B's "
+               f"first form at L1284 has (p+1)^(1/(1+p)) where (23) and the other two forms have (p+1)^(1/(1+2p)): the "
+               f"printed first form is {worst['B_first_form_printed_over_B']:.4g} times B at p = {worst['p']} (equal at "
+               f"p = 0). A typo; the theorem uses the right forms.")
+        ev["margin_unit"] = "relative: printed first form / B - 1 at the worst point"
+        return Verdict("holds-with-correction", "sampled", worst["B_first_form_printed_over_B"] - 1, ev, why=why,
+                       arithmetic=("sympy", "mpmath"),
                        reason="typo in the exponent of (p+1) in B's first form (L1284)")
     return Verdict("refuted", "sampled", 0.0, ev, counterexample={k: v for k, v in ev.items() if k != "rows"})
 
@@ -677,7 +770,8 @@ def thm32_condition_24() -> Verdict:
     ok = tau_gap == 0 and same and agrees_with_printed(c, "0.37")
     ev = {"tau_identity_residual": str(tau_gap), "threshold_matches": same, "(sqrt3-1)/2": c,
           "note": "0.37 > 0.366: the printed rounding makes (24) slightly stronger, hence still sufficient"}
-    return Verdict("holds", "symbolic", 0.37 - c, ev) if ok else Verdict("refuted", "symbolic", 0.37 - c, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.37 - c, ev, arithmetic=("sympy",)) if ok else
+            Verdict("refuted", "symbolic", 0.37 - c, ev, counterexample=ev, arithmetic=("sympy",), why=f"(24) fails: {ev}"))
 
 
 @claim(id="000.thm-3.2.case1-simplification", seed="000", result="Theorem D.3", role="proof-step", lines="L1101-1103, L1346-1356, L1404",
@@ -696,7 +790,8 @@ def thm32_case1() -> Verdict:
     middle = sympy.sqrt(2 * c1_hat) * q * sympy.sqrt(k / s * ld) / eps * case1_factor(p, a, g, lib=sympy)
     ok1, ok2 = _log_ratio_zero(lhs / rhs), _log_ratio_zero(middle / rhs)
     ev = {"chain_L1346-1352_equals_final": ok1, "c1_hat_form_equals_final": ok2}
-    return Verdict("holds", "symbolic", 0.0, ev) if ok1 and ok2 else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",)) if ok1 and ok2 else
+            Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"chain fails: {ev}"))
 
 
 @claim(id="000.thm-3.2.case2-16", seed="000", result="Theorem D.3", role="conclusion", cause="000-case2-missing-sqrt-1-plus-gamma", lines="L1116-1120, L1444-1466",
@@ -719,11 +814,16 @@ def thm32_case2() -> Verdict:
           "why": "L1448 replaces 1/sqrt(T) by ((1+p)K/s)^(-1/(2+2p)), the reciprocal of T's UPPER bound; "
                  "an upper bound on 1/sqrt(T) needs T's lower bound (19), which costs (1+gamma)^(1/2)",
           "correction": "multiply (16) and (17) by (1+gamma)^(1/2)"}
+    why = (f"Carrying (28) to (16), L1448 replaces 1/sqrt(T) by ((1+p)K/s)^(-1/(2+2p)), the reciprocal of T's UPPER bound; "
+           f"an upper bound on 1/sqrt(T) needs T's lower bound from (19), which costs (1+gamma)^(1/2): derived/printed = "
+           f"{ratio}. (16) and (17), and the case-2 bound of Theorem 3.2 (L204), must be multiplied by (1+m/T)^(1/2); "
+           f"case 1 is unaffected.")
     if ok:
-        return Verdict("holds", "symbolic", 0.0, ev)
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
     if fixed:
-        return Verdict("holds-with-correction", "symbolic", 0.0, ev, reason="(16) misses a factor (1+gamma)^(1/2)")
-    return Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+        return Verdict("holds-with-correction", "symbolic", 0.0, ev, reason="(16) misses a factor (1+gamma)^(1/2)", why=why,
+                       arithmetic=("sympy",))
+    return Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, why=why, arithmetic=("sympy",))
 
 
 @claim(id="000.thm-3.2.case2-c0", seed="000", result="Theorem D.3", role="proof-step", lines="L1414-1420",
@@ -739,7 +839,8 @@ def thm32_case2_c0() -> Verdict:
     hi_ok = all(float(c0.subs(y, v)) <= 1 for v in grid)
     ok = sympy.simplify(diff_sq - (y ** 3 - y ** 4 / 4)) == 0 and lo_ok and hi_ok
     ev = {"(2y+1)-(1+y-y^2/2)^2": str(diff_sq), "grid_points": len(grid), "nonneg_on_(0,1]": "y^3 (1 - y/4) >= 0"}
-    return Verdict("holds", "symbolic", 0.0, ev) if ok else Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev)
+    return (Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",)) if ok else
+            Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"identity fails: {ev}"))
 
 
 @claim(id="000.thm-3.2.aggregated-noise-bound", seed="000", result="Theorem D.3", role="conclusion", lines="L1154-1160",
@@ -755,5 +856,9 @@ def thm32_aggregated_noise() -> Verdict:
     ev = {"printed_over_derived": str(ratio), "derived_exponent": "(3+6p)/2",
           "correction": "the lower bound on sqrt(T) sigma carries (1+gamma)^((3+6p)/2), not (5+6p)/2: the printed one overstates it by (1+gamma)"}
     if ratio == 1:
-        return Verdict("holds", "symbolic", 0.0, ev)
-    return Verdict("holds-with-correction", "symbolic", 0.0, ev, reason="exponent of (1+gamma) off by one")
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    why = (f"sqrt(T) sigma >= sqrt(T's lower bound (19)) times the case-1 bound gives (1+gamma)^((3+6p)/2), since T's lower "
+           f"bound carries (1+gamma)^(-1) (i.e. (1+gamma)^(-1/2) under the root); L1154-1160 print (5+6p)/2: printed/derived "
+           f"= {ratio}, so the printed lower bound on the aggregated noise is larger than what the analysis gives.")
+    return Verdict("holds-with-correction", "symbolic", 0.0, ev, reason="exponent of (1+gamma) off by one", why=why,
+                   arithmetic=("sympy",))
