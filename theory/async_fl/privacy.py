@@ -457,7 +457,7 @@ def thm31_constant_q() -> Verdict:
     ev["margin_unit"] = "relative: -(sqrt(S2_hat)/q - 1) at N_c = 10000, s = 100"
     if sympy.simplify(ratio - 1) != 0:
         margin = -float(mpmath.sqrt(exact) / (mpmath.mpf(s) / n_c) - 1)
-        form = "q/sqrt(1-q)" if sympy.simplify(ratio - 1 / sympy.sqrt(1 - q)) == 0 else f"{ratio} * q"
+        form = "q/sqrt(1-q)" if sympy.simplify(ratio ** 2 - 1 / (1 - q)) == 0 else f"{ratio} * q"
         why = (f"For constant sizes s = qN_c, S2_hat = s^2/(N_c(N_c - s)) = q^2/(1-q), so sqrt(S2_hat) = {form}, not q "
                f"(L1037): at N_c = {n_c}, s = {s}, sqrt(S2_hat) = {float(mpmath.sqrt(exact)):.6g} against q = {s / n_c} "
                f"({-margin:.2%} larger). The bound matches Abadi et al.'s Theorem 1 only up to the factor 1/sqrt(1-q) "

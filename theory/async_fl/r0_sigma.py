@@ -21,7 +21,7 @@ from numerics.errors import InvalidParameter, check_sigma
 from numerics.precision import MP_DPS
 from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import PRINTED
-from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.ledger import Reading, Verdict, agrees_with_printed, claim
 
 #: iterations after which a non-converged r_0 iteration is reported, not silently returned.
 MAX_ITERATIONS = 500
@@ -119,7 +119,22 @@ def printed_values() -> Verdict:
     # relative: 0 when all agree, else -(largest |computed - printed|/computed)
     margin = -max(abs(r["computed"] - float(r["printed"])) / r["computed"] for r in rows) if bad else 0.0
     if bad:
-        return Verdict("refuted", "numeric", margin, {"values": rows},
+        b = bad[0]
+        from theory.async_fl.paper_values import EXAMPLES
+        printed_r0 = {r["printed"] for r in rows}
+        users = ", ".join(str(n) for n in sorted(EXAMPLES) if getattr(EXAMPLES[n]["inputs"]["r0"], "text", None) in printed_r0)
+        why = (f"The L1330 iteration at p = 1 converges to r0(3) = {rows[0]['computed']:.6f}, r0(5) = {rows[1]['computed']:.6f}, "
+               f"r0(8) = {rows[2]['computed']:.6f}; the printed " + ", ".join(f"{r['printed']} ({r['line']})" for r in bad)
+               + f" do not round from it ({-margin:.2%} off at sigma = {b['sigma']:g}), nor are they its truncation or one of "
+                 f"its first four iterates. Examples {users} take printed r0 values as input (alpha = r0/sigma), which "
+                 f"moves their q, m and T slightly; no theorem uses the digits.")
+        rd = [Reading(name, "L1330-1338, L1474, L1702", "refuted" if not all(r[key] for r in rows) else "holds",
+                      margin if key == "agrees" else None,
+                      "agrees at " + (", ".join(f"sigma = {r['sigma']:g}" for r in rows if r[key]) or "no sigma"))
+              for name, key in (("printed = the fixed point rounded", "agrees"),
+                                ("printed = the fixed point truncated", "truncation_agrees"),
+                                ("printed = one of the first four iterates (an unconverged value)", "an_early_iterate_agrees"))]
+        return Verdict("refuted", "numeric", margin, {"values": rows}, why=why, readings=tuple(rd), arithmetic=("mpmath",),
                        counterexample={"sigma": bad[0]["sigma"], "p": 1, "r0_computed": bad[0]["computed"],
                                        "r0_printed": bad[0]["printed"]},
                        reason="printed digits are not the rounded fixed point"
@@ -127,7 +142,7 @@ def printed_values() -> Verdict:
                                  "; nor its truncation")
                               + ("; an early iterate does" if all(r["an_early_iterate_agrees"] for r in bad) else
                                  "; nor any of the first four iterates"))
-    return Verdict("holds", "numeric", margin, {"values": rows})
+    return Verdict("holds", "numeric", margin, {"values": rows}, arithmetic=("mpmath",))
 
 
 @claim(id="000.r0.sigma-threshold", seed="000", result="Theorem 3.2", role="constant", lines="L1330-1336",
@@ -167,8 +182,9 @@ def iterate_bound() -> Verdict:
           "max_r0_on_grid": worst, "grid": {"sigma": list(_SIGMA_GRID), "p": list(_P_GRID)}}
     status = "holds" if ok and worst <= float(bound) else "refuted"
     if status == "refuted":
-        return Verdict(status, "symbolic", float(bound) - worst, ev, counterexample={"max_r0": worst})
-    return Verdict(status, "symbolic", float(bound) - worst, ev)
+        return Verdict(status, "symbolic", float(bound) - worst, ev, counterexample={"max_r0": worst},
+                       arithmetic=("sympy", "mpmath"), why=f"an iterate reaches {worst} > {float(bound)}")
+    return Verdict(status, "symbolic", float(bound) - worst, ev, arithmetic=("sympy", "mpmath"))
 
 
 @claim(id="000.r0.fixed-point", seed="000", result="Theorem D.3", role="proof-step", lines="L1300, L1320-1336",
@@ -217,8 +233,9 @@ def closed_forms() -> Verdict:
             worst = max(worst, abs(float(b / b_closed_form(mpmath.mpf(q))) - 1))
     ev = {"log_ratio_B": str(diff_b), "log_ratio_A": str(diff_a), "numeric_gamma0_max_rel_err": worst}
     if diff_b == 0 and diff_a == 0:
-        return Verdict("holds", "symbolic", worst, ev)
-    return Verdict("refuted", "symbolic", worst, ev, counterexample={"log_ratio_B": str(diff_b)})
+        return Verdict("holds", "symbolic", worst, ev, arithmetic=("sympy", "mpmath"))
+    return Verdict("refuted", "symbolic", worst, ev, counterexample={"log_ratio_B": str(diff_b)}, arithmetic=("sympy", "mpmath"),
+                   why=f"log(B/closed form) = {diff_b}")
 
 
 @claim(id="000.r0.closed-forms-gamma", seed="000", result="Theorem 3.2", role="constant", lines="L196-198, L1092-1093, L1328-1330",
@@ -234,10 +251,17 @@ def closed_forms_gamma() -> Verdict:
           "B_with_gamma_dependent_r0": float(b_fix), "A_with_gamma_dependent_r0": float(a_fix),
           "correction": "compute r0 with the (1+gamma)^(2p) of L1300 kept (r0(sigma, p, gamma)); then both closed forms hold"}
     margin = float(b / b_cf - 1)
+    ev["margin_unit"] = "relative: B at r0(sigma) / closed form - 1"
     if abs(margin) > 1e-12 or abs(float(a / a_cf - 1)) > 1e-12:
-        return Verdict("refuted", "numeric", margin, ev,
+        why = (f"Theorem 3.2 takes r0 = r0(sigma) (L196-198), the fixed point of L1330 with the (1+gamma)^(2p) of L1300 "
+               f"dropped, yet states B and A = B(1+m/T)^(...) as if r matched the target (24) at every gamma: at p = {p:g}, "
+               f"sigma = {sigma:g} and Example 3's gamma = m/T = {gamma:.4f}, B = {float(b):.6f} against the closed form "
+               f"{float(b_cf):.6f} ({margin:.2%}) and A = {float(a):.6f} against {float(a_cf):.6f}. Computing r0 with "
+               f"(1+gamma)^(2p) kept restores both (B = {float(b_fix):.6f}, A = {float(a_fix):.6f}); K^- built from the "
+               f"closed-form B is {-margin:.1%} too generous otherwise.")
+        return Verdict("refuted", "numeric", margin, ev, why=why, arithmetic=("mpmath",),
                        counterexample={"p": p, "sigma": sigma, "gamma": gamma, "B": float(b), "B_closed": float(b_cf)})
-    return Verdict("holds", "numeric", margin, ev)
+    return Verdict("holds", "numeric", margin, ev, arithmetic=("mpmath",))
 
 
 _P_SYMBOLIC = (0, sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(3, 4), 1, 2)
@@ -264,8 +288,9 @@ def limit() -> Verdict:
     ok = (all(v == "1" for v in limits.values()) and agrees_with_printed(lo, PRINTED["ratio_interval_low"].text)
           and agrees_with_printed(hi, PRINTED["ratio_interval_high"].text))
     if ok:
-        return Verdict("holds", "symbolic", hi - lo, ev)
-    return Verdict("refuted", "symbolic", hi - lo, ev, counterexample={"ratio_p0": lo, "ratio_p1": hi, "limits": limits})
+        return Verdict("holds", "symbolic", hi - lo, ev, arithmetic=("sympy", "float"))
+    return Verdict("refuted", "symbolic", hi - lo, ev, counterexample={"ratio_p0": lo, "ratio_p1": hi, "limits": limits},
+                   arithmetic=("sympy", "float"), why=f"ratio at p = 0, 1: {lo:.4g}, {hi:.4g}; limits {limits}")
 
 
 @claim(id="000.r0.constant-1.21", seed="000", result="Theorem D.3", role="constant", lines="L1127, L1162, L1472-1484",
@@ -288,5 +313,6 @@ def constant_121() -> Verdict:
     ok = (diff == 0 and agrees_with_printed(c, PRINTED["c121"].text) and agrees_with_printed(factor_k2, PRINTED["factor_4.14"].text)
           and agrees_with_printed(k_max, PRINTED["k_1.53"].text))
     if ok:
-        return Verdict("holds", "symbolic", c - 1.21, ev)
-    return Verdict("refuted", "symbolic", c - 1.21, ev, counterexample=ev)
+        return Verdict("holds", "symbolic", c - 1.21, ev, arithmetic=("sympy", "float"))
+    return Verdict("refuted", "symbolic", c - 1.21, ev, counterexample=ev, arithmetic=("sympy", "float"),
+                   why=f"(16) -> (17): {ev}")
