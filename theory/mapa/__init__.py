@@ -12,3 +12,10 @@ probability" delta of Eq. 12), ``theorem4`` (Theorem 4 and its proof algebra, th
 counterexample), ``theorem2`` (Theorem 2's sums and telescoping), ``stages`` (Sec. 6.2 / Algorithm 1 /
 Table II), ``accounting`` (per-iteration against whole-run epsilon), ``experiments`` (figure claims).
 """
+
+#: the paper as the report names it (seed file L1, L3)
+TITLE = "Asynchronous Federated Learning with Differential Privacy for Edge Intelligence"
+AUTHORS = "Yanan Li, Shusen Yang, Xuebin Ren, Cong Zhao"
+SEED = "003_8b45c9baf0227e58.txt"
+#: the one error behind most findings: the 1-D Laplace density, normaliser and variance written for an N-dim vector
+CAUSE_LAPLACE_1D = "003-laplace-1d-formulas-in-n-dims"

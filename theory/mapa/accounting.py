@@ -20,10 +20,11 @@ singular (delta = 1 at every epsilon).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 from theory.mapa.decide import status
 from theory.mapa.paper_values import FIG4, FIG6, SETTINGS
 
@@ -62,18 +63,19 @@ def experiment_budgets() -> list:
 
 @claim(id="003.rem-4.total-budget", seed="003", lines="L437, L503, L484",
        statement="The total privacy budget is the sum of the per-iteration budgets (simple composition), growing linearly with the number of iterations.",
-       recorded="holds")
+       recorded="holds", result="L437", role="conclusion")
 def total_budget() -> Verdict:
     rows = experiment_budgets()
     smallest = min(r["pure_total"] for r in rows if r["figure"] == "6")
-    return Verdict(status(printed_holds=all(math.isclose(r["pure_total"], math.fsum([r["epsilon_per_iteration"]] * r["releases_per_edge"])) for r in rows)), "symbolic", margin=0.0,
+    return Verdict(status(printed_holds=all(math.isclose(r["pure_total"], math.fsum([r["epsilon_per_iteration"]] * r["releases_per_edge"])) for r in rows)), "numeric", margin=0.0,
                    evidence={"composition": ("basic composition of pure DP; tight for the K-norm noise in the worst case over losses "
                                              "(e.g. a linear loss whose per-sample gradients are +-G at every x: each release's loss "
                                              "comes arbitrarily close to epsilon on a common event of positive probability)"),
                              "per_edge_under_cyclic_delay": "releases = ceil(T/K)",
                              "experiments": rows, "smallest_fig6_total_pure_epsilon": smallest,
                              "advanced_composition_delta_prime": DELTA_ADVANCED,
-                             "note": "the figures' epsilon axes are per iteration; the run's epsilon is hundreds to thousands"})
+                             "note": "the figures' epsilon axes are per iteration; the run's epsilon is hundreds to thousands"},
+                   arithmetic=("float",))
 
 
 #: whole-run settings for the certified K-norm accountant: (figure, model, dimension N, releases per edge, eps per iteration)
@@ -110,7 +112,7 @@ def knorm_run_epsilon(dimension: int, releases: int, eps: float) -> dict:
 
 @claim(id="003.rem-4.k-norm-accountant", seed="003", lines="L435-L437",
        statement="With advanced composition or an accountant the total privacy budget grows sub-linearly with the number of iterations (not linearly as simple composition).",
-       recorded="holds")
+       recorded="holds", result="L437", role="conclusion")
 def k_norm_accountant() -> Verdict:
     from numerics.sweep import sweep
 
@@ -141,17 +143,40 @@ def two_layer_gradients(x: Fraction, y: Fraction, w1: Fraction, w2: Fraction):
 
 @claim(id="003.sec-7-1-2.first-layer-noise", seed="003", lines="L453",
        statement="Adding noise only to the gradient of the first convolutional layer still guarantees DP for the whole CNN by post-processing.",
-       recorded="refuted")
+       recorded="refuted", result="L453", role="conclusion")
 def first_layer_noise() -> Verdict:
+    from theory.mapa.noise import _k_norm_dp_verdict
+
     w1, w2 = Fraction(1), Fraction(1)
     g_a = two_layer_gradients(Fraction(1), Fraction(0), w1, w2)
     g_b = two_layer_gradients(Fraction(1), Fraction(1), w1, w2)
     second_differs = g_a[1] != g_b[1]
-    return Verdict(status(printed_holds=not second_differs), "exact", margin=-1.0,
-                   evidence={"why": "the other layers' gradients are released exactly and are functions of the data, not of the noisy first-layer gradient",
-                             "consequence": "output laws mutually singular: delta(epsilon) = 1 for every epsilon",
-                             "second_layer_gradients_differ": bool(second_differs)},
-                   counterexample={"model": "x -> w2 relu(w1 x), loss (z - y)^2/2, w1 = w2 = 1, batch size 1",
-                                   "neighbours": "(x=1, y=0) vs (x=1, y=1)",
-                                   "released_exact_second_layer_gradient": [str(g_a[1]), str(g_b[1])],
-                                   "event": "{second-layer gradient = 1}: probability 1 vs 0"})
+    # the event {released second-layer gradient = g_a[1]}: probability 1 under the first batch, 0 under the second
+    p_a, p_b = Fraction(1), Fraction(1 if g_b[1] == g_a[1] else 0)
+    delta = p_a - p_b  # hockey-stick delta at every epsilon: P_a(E) - e^eps P_b(E) with P_b(E) = 0
+    v = Verdict(status(printed_holds=not second_differs), "exact", margin=float(-delta),
+                evidence={"why": "the other layers' gradients are released exactly and are functions of the data, not of the noisy first-layer gradient",
+                          "consequence": "output laws mutually singular: delta(epsilon) = 1 for every epsilon",
+                          "second_layer_gradients_differ": bool(second_differs),
+                          "domain": "one two-layer model and one pair of one-sample batches (the construction applies to any layer released without noise)",
+                          "margin_unit": "probability: minus the delta(epsilon) realised at every epsilon (DP allows delta < 1)"},
+                counterexample={"model": "x -> w2 relu(w1 x), loss (z - y)^2/2, w1 = w2 = 1, batch size 1",
+                                "neighbours": "(x=1, y=0) vs (x=1, y=1)",
+                                "released_exact_second_layer_gradient_a": str(g_a[1]),
+                                "released_exact_second_layer_gradient_b": str(g_b[1]),
+                                "P_a(event)": str(p_a), "P_b(event)": str(p_b), "delta_at_every_epsilon": str(delta)},
+                why=(f"Post-processing covers functions of the noisy output only; the other layers' gradients are released "
+                     f"without noise and are functions of the data. For x -> w2 relu(w1 x) with w1 = w2 = 1, the one-sample "
+                     f"batches (1, 0) and (1, 1) release the exact second-layer gradients {g_a[1]} and {g_b[1]}, so the event "
+                     f"'second-layer gradient = {g_a[1]}' has probability {p_a} against {p_b}: delta(epsilon) = {delta} at every "
+                     "epsilon, no DP at all for the CNN of Figs. 4-9."),
+                arithmetic=("rational",))
+    kdp = _k_norm_dp_verdict()
+    readings = (Reading("each edge uploads the whole gradient, noise on the first convolutional layer only, and the cloud "
+                        "sees the upload (adversary model)", "L108, L453", v.status, v.margin, v.why),
+                Reading("only the noisy first-layer gradient leaves the edge (the other layers are never released)",
+                        "L453", kdp.status, kdp.margin,
+                        f"then the release is one K-norm mechanism on one layer's gradient, epsilon-DP as in Theorem 1 "
+                        f"({kdp.status}); but the cloud could not update the other layers, which AUDP/MAPA's update (L188) "
+                        "needs."))
+    return dataclasses.replace(v, readings=readings)

@@ -23,6 +23,7 @@ import sympy
 
 from repro.edge_fl import stage_schedule  # Algorithm 1 lines 6-8, 16-17: the one implementation
 from theory.ledger import Verdict, claim
+from theory.mapa import CAUSE_LAPLACE_1D
 from theory.mapa.decide import status
 from theory.mapa.theorem3 import defaults, delta_s0
 
@@ -39,7 +40,7 @@ def default_schedule(*, n_stages=12, eps0=None, f_gap=1.0, noise_factor=2.0, tau
 
 @claim(id="003.sec-6-2.eq-15-16", seed="003", lines="L359-L377",
        statement="With gamma = 1/(2PL(tau+1)) the bound (14) becomes 4PL(tau+1)D/T + Delta_b/(P(tau+1)); T >= T_0 of Eq. (15) makes it <= 2 Delta_b/(P(tau+1)), and Delta S' = 2 sqrt(2 Delta_b/(P(tau+1)))/b <= theta Delta S iff P satisfies Eq. (16).",
-       recorded="holds")
+       recorded="holds", result="Algorithm 1", role="proof-step")
 def eq15_16() -> Verdict:
     g = 1 / (2 * P_ * L_ * (tau_ + 1))
     rhs14 = 2 * D_ / (T_ * g) + 2 * Db_ * L_ * g
@@ -53,12 +54,12 @@ def eq15_16() -> Verdict:
     return Verdict("holds" if ok else "open", "symbolic", margin=0.0,
                    evidence={"rhs_(14)_at_gamma(P)": ok_rhs, "T0_(15)": str(t0), "P_(16)": str(p_root),
                              "monotone_directions": "first term decreasing in T; Delta S' decreasing in P"},
-                   reason="" if ok else "a sympy identity failed")
+                   reason="" if ok else "a sympy identity failed", arithmetic=("sympy",))
 
 
 @claim(id="003.alg-1.monotone-schedule", seed="003", lines="L416-L427, L470",
        statement="Along Algorithm 1, Delta S_s = theta^s Delta S_0 decreases, Delta_b decreases, P_s does not decrease, gamma_s does not increase and T_s does not decrease.",
-       recorded="holds")
+       recorded="holds", result="Algorithm 1", role="remark")
 def monotone_schedule() -> Verdict:
     db = sig_ ** 2 / b_ + 2 * dS_ ** 2 / eps_ ** 2
     raw_p = sympy.simplify(8 * db / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2))
@@ -72,12 +73,12 @@ def monotone_schedule() -> Verdict:
                    evidence={"P_unclamped": str(raw_p), "dP/dDeltaS": str(d_raw), "dDelta_b/dDeltaS": str(d_db),
                              "clamp": "max(., 1) of a nondecreasing sequence is nondecreasing",
                              "gamma_s": "1/(2 P_s L (tau+1)): nonincreasing", "T_s": str(ts) + ": increasing in P, decreasing in Delta_b"},
-                   reason="" if ok else "sympy could not decide a sign")
+                   reason="" if ok else "sympy could not decide a sign", arithmetic=("sympy",))
 
 
 @claim(id="003.table-2.sensitivity-update", seed="003", lines="L470-L472, L426",
        statement="Table II's update Delta S_{s+1} = 2 sqrt(Delta_s)/b (Delta_s = 2 Delta_b/(P(tau+1))) is Algorithm 1's Delta S_{s+1} = theta Delta S_s.",
-       recorded="refuted")
+       recorded="refuted", result="Table II", role="printed-value")
 def table2_update() -> Verdict:
     unclamped = sympy.simplify(2 * sympy.sqrt(2 * Db_ / ((8 * Db_ / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2)) * (tau_ + 1))) / b_
                                - th_ * dS_) == 0
@@ -85,23 +86,40 @@ def table2_update() -> Verdict:
     eps, b, _, _ = defaults()
     table2 = 2 * math.sqrt(2 * st.delta_b / (st.p * 6)) / b
     alg1 = 0.5 * st.delta_s
-    return Verdict(status(printed_holds=math.isclose(table2, alg1)), "exact", margin=-(alg1 - table2) / alg1,
+    never_clamped = not any(s.clamped for s in default_schedule(n_stages=30))
+    return Verdict(status(printed_holds=math.isclose(table2, alg1)), "numeric", margin=-abs(alg1 - table2) / alg1,
                    evidence={"identity_when_P_unclamped": bool(unclamped),
-                             "defaults_epsilon_0.1_never_clamp": not any(s.clamped for s in default_schedule(n_stages=30))},
+                             "defaults_epsilon_0.1_never_clamp": never_clamped,
+                             "margin_unit": "relative to Algorithm 1's theta Delta S_s (minus the absolute difference: the claim is an identity)"},
                    counterexample={"epsilon_0": 1.0, "sigma": 30, "b": 12, "L": 10, "tau": 5, "theta": 0.5, "delta": 1e-3,
                                    "Delta_S0": st.delta_s, "P_clamped_to_1": st.clamped,
-                                   "table_II_Delta_S1": table2, "algorithm_1_Delta_S1": alg1})
+                                   "table_II_Delta_S1": table2, "algorithm_1_Delta_S1": alg1},
+                   why=(f"Table II's 2 sqrt(Delta_s)/b equals theta Delta S_s exactly when P takes the value of (16) (sympy: "
+                        f"{bool(unclamped)}), but Table II clamps P at max(., 1): at epsilon_0 = 1 and the testbed defaults P is "
+                        f"clamped and Table II gives Delta S_1 = {table2:.2f} against Algorithm 1's theta Delta S_0 = {alg1:.2f}. "
+                        f"The two specifications of MAPA differ there (at epsilon_0 = 0.1 P never clamps: {never_clamped}); "
+                        "the difference is one of utility, not privacy, as long as clip and noise use the same Delta S. Delta_s is not "
+                        "defined in the paper; read as Sec. 6.2's 2 Delta_b/(P(tau+1)) (L371)."),
+                   arithmetic=("sympy", "float"))
 
 
 @claim(id="003.alg-1.line-17-variance", seed="003", lines="L427, L406",
        statement="Line 17's Delta_b = sigma^2/b + 2 Delta S^2/epsilon_0^2 is the variance of the noisy gradient MAPA sends (noise of Eq. 6, line 6).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 4", role="constant", cause=CAUSE_LAPLACE_1D)
 def line17_variance() -> Verdict:
     n = 785  # LR on MNIST: 784 weights + bias
     printed = default_schedule(n_stages=1)[0]
     true = default_schedule(n_stages=1, noise_factor=n * (n + 1))[0]
-    return Verdict(status(printed_holds=math.isclose(true.delta_b, printed.delta_b)), "symbolic", margin=-(true.delta_b - printed.delta_b) / true.delta_b,
+    return Verdict(status(printed_holds=math.isclose(true.delta_b, printed.delta_b)), "numeric",
+                   margin=-(true.delta_b - printed.delta_b) / true.delta_b,
                    evidence={"true_noise_term": "N(N+1) Delta S^2/epsilon_0^2 (claim 003.eq-6.second-moment)",
                              "stage_0_at_defaults_N=785": {"P_printed": printed.p, "P_true": true.p,
-                                                           "gamma_printed": printed.gamma, "gamma_true": true.gamma}},
-                   counterexample={"N": n, "Delta_b_printed": printed.delta_b, "Delta_b_true": true.delta_b})
+                                                           "gamma_printed": printed.gamma, "gamma_true": true.gamma},
+                             "margin_unit": "relative to the true Delta_b ((printed - true)/true; printed is used as an upper bound)"},
+                   counterexample={"N": n, "Delta_b_printed": printed.delta_b, "Delta_b_true": true.delta_b},
+                   why=(f"Line 17 repeats Table I's Delta_0 = 2 Delta S^2/epsilon_0^2; for the noise of line 6 (Eq. 6) in N = {n} "
+                        f"dimensions (LR on MNIST) the second moment is N(N+1) Delta S^2/epsilon_0^2, so at the testbed defaults "
+                        f"stage 0 has Delta_b = {true.delta_b:.4g}, not {printed.delta_b:.4g}: Theorem 4's bound, on which the "
+                        f"stage rule rests, needs P = {true.p:.4g} instead of {printed.p:.4g} and step {true.gamma:.3g} instead "
+                        f"of {printed.gamma:.3g}."),
+                   arithmetic=("float",))

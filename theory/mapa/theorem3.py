@@ -15,10 +15,12 @@ neighbouring pair has :math:`\lVert g(\mathcal B)-g(\mathcal B')\rVert\le\Delta 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import mpmath
 import sympy
 
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 from theory.mapa.decide import status
 from theory.mapa.paper_values import SETTINGS
 
@@ -45,7 +47,7 @@ def defaults():
 
 @claim(id="003.thm-3.eq-12-solution", seed="003", lines="L321-L323, L337",
        statement="Eq. (12) characterises the Delta S for which each of the two differing samples lies within b Delta S/2 of the mean with the stated probability.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Theorem 3", role="hypothesis")
 def eq12_solution() -> Verdict:
     root = 2 * sigma / (b * sympy.sqrt(1 - sympy.sqrt(1 - delta)))
     on_boundary = sympy.simplify(ECQ12.subs(dS, root)) == 0
@@ -61,29 +63,66 @@ def eq12_solution() -> Verdict:
                              "literal_(12)_accepts_Delta_S=0.01": bool(literal_tiny >= 0)},
                    reason=("correction: require 4 sigma^2 <= b^2 Delta S^2 as well (then (12) <=> Delta S >= "
                            "2 sigma/(b sqrt(1-sqrt(1-delta)))); as printed (12) also admits Delta S -> 0, where the "
-                           "Chebyshev factor 1 - 4 sigma^2/(b^2 Delta S^2) is negative and bounds nothing."))
+                           "Chebyshev factor 1 - 4 sigma^2/(b^2 Delta S^2) is negative and bounds nothing."),
+                   why=(f"(12) is the square of the Chebyshev bound 1 - 4 sigma^2/(b^2 Delta S^2); on the branch where that "
+                        f"bound is >= 0 it is equivalent to Delta S >= 2 sigma/(b sqrt(1 - sqrt(1 - delta))) (sympy: the root "
+                        f"solves (12): {bool(on_boundary)}), Delta S_0 = {float(ds0):.2f} at the testbed defaults sigma = 30, "
+                        f"b = 12, delta = 1e-3. As printed, (12) also accepts Delta S = 1/100 "
+                        f"({bool(literal_tiny >= 0)}), where the squared factor is a large positive number and bounds nothing: "
+                        "the condition needs 2 sigma <= b Delta S as well."),
+                   arithmetic=("sympy", "mpmath"))
+
+
+def sampling_failure_probability(p) -> sympy.Rational:
+    """Probability over the data that two independently drawn differing samples are not both 0, under the
+    sample law 0 w.p. 1-p, +-A w.p. p/2 (then ||g(B) - g(B')|| = A/b > Delta S_0): 1 - (1-p)^2, exact."""
+    p = sympy.Rational(p)
+    return 1 - (1 - p) ** 2
 
 
 @claim(id="003.thm-3.is-dp", seed="003", lines="L319-L339",
        statement="If Delta S satisfies Eq. (12), the t-th iteration of AUDP is (epsilon_k(t), delta)-DP (Theorem 3).",
-       recorded="refuted")
+       recorded="refuted", result="Theorem 3", role="conclusion")
 def theorem3_is_dp() -> Verdict:
     eps, bb, sig, dl = defaults()
+    p_text = "1e-6"
     with mpmath.workdps(30):
         ds0 = delta_s0(sig, bb, dl)
         # sample law: 0 w.p. 1-p, +-A w.p. p/2: mean 0, variance p A^2 = sigma^2 (Assumption 1, Eq. 3)
-        p = mpmath.mpf("1e-6")
+        p = mpmath.mpf(p_text)
         a = sig / mpmath.sqrt(p)
         shift = a / bb  # ||g(B) - g(B')|| for batches differing in a 0-sample vs an A-sample
         mu = eps * shift / ds0  # Laplace (N = 1) scale lambda = Delta S0/epsilon
         d = laplace_hockey_stick(eps, mu)
-    return Verdict(status(printed_holds=bool(d <= dl)), "exact", margin=-float((d - dl) / dl),
-                   evidence={"what_delta_is_over": "the data sampling (which pair is drawn), not the mechanism's randomness",
-                             "dp_needs": "every neighbouring pair, delta over the noise only",
-                             "hockey_stick_formula": "Laplace: delta(eps) = 1 - exp((eps - D/lambda)/2)",
-                             "variance_of_sample_law": float(p * a ** 2)},
-                   counterexample={"epsilon": eps, "b": bb, "sigma": sig, "delta": dl, "Delta_S0": float(ds0),
-                                   "sample_law": "0 w.p. 1-1e-6, +-30000 w.p. 5e-7 each (variance 900)",
-                                   "neighbour_pair": "batches equal but for one sample: 0 vs 30000",
-                                   "sensitivity_realised": float(shift), "sensitivity_over_Delta_S0": float(shift / ds0),
-                                   "delta_at_epsilon": float(d)})
+    d, shift, ds0 = float(d), float(shift), float(ds0)
+    v = Verdict(status(printed_holds=d <= dl), "numeric", margin=-(d - dl) / dl,
+                evidence={"what_delta_is_over": "the data sampling (which pair is drawn), not the mechanism's randomness",
+                          "dp_needs": "every neighbouring pair, delta over the noise only",
+                          "hockey_stick_formula": "Laplace: delta(eps) = 1 - exp((eps - D/lambda)/2)",
+                          "variance_of_sample_law": float(p * a ** 2),
+                          "margin_unit": "relative to delta ((delta - delta(epsilon))/delta)"},
+                counterexample={"epsilon": eps, "b": bb, "sigma": sig, "delta": dl, "Delta_S0": ds0,
+                                "sample_law": "0 w.p. 1-1e-6, +-30000 w.p. 5e-7 each (variance 900)",
+                                "neighbour_pair": "batches equal but for one sample: 0 vs 30000",
+                                "sensitivity_realised": shift, "sensitivity_over_Delta_S0": shift / ds0,
+                                "delta_at_epsilon": d},
+                why=(f"(epsilon, delta)-DP (Def. 1) is a worst case over neighbouring pairs with delta over the noise. A "
+                     f"sample law with sigma = {sig:g} (variance {sig ** 2:g}: 0 w.p. 1 - {p_text}, +-{float(a):.0f} otherwise) meets "
+                     f"(12) at Delta S_0 = {ds0:.2f}, yet the pair 0 vs {float(a):.0f} moves the batch mean by {shift:.0f} = "
+                     f"{shift / ds0:.1f} Delta S_0, and AUDP (no clipping) with Laplace noise (N = 1) then has "
+                     f"delta(epsilon = {eps:g}) = {d:.3f} > delta = {dl:g}. The proof's delta is the probability over the "
+                     "data that the drawn pair is within Delta S, a different statement (reading below)."),
+                arithmetic=("mpmath",))
+    p_bad = sampling_failure_probability(p_text)
+    eq12 = eq12_solution()
+    sampling_status = eq12.status if p_bad <= sympy.Rational(dl) else "refuted"
+    readings = (Reading("delta bounds the mechanism's failure for EVERY neighbouring pair, probability over the noise "
+                        "(Definition 1)", "L133-L137", v.status, v.margin, v.why),
+                Reading("delta is the probability, over the data sampling, that the two differing samples are more than "
+                        "b Delta S/2 from the mean ('epsilon-DP with probability 1 - delta')", "L329-L339", sampling_status,
+                        float((sympy.Rational(dl) - p_bad) / sympy.Rational(dl)),
+                        f"at the same sample law the bad pair has probability 1 - (1 - p)^2 = {float(p_bad):.3g} <= delta = "
+                        f"{dl:g}; in general Chebyshev bounds it by 1 - (1 - 4 sigma^2/(b^2 Delta S^2))^2 <= delta on the "
+                        f"branch 2 sigma <= b Delta S ({eq12.status}, claim 003.thm-3.eq-12-solution). This is no DP "
+                        "guarantee: the pair is the adversary's choice."))
+    return dataclasses.replace(v, readings=readings)
