@@ -6,6 +6,7 @@ example it sits in.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -13,7 +14,7 @@ import numpy as np
 from numerics.precision import MP_DPS
 from theory.async_fl import examples as ex
 from theory.async_fl.paper_values import EXAMPLE3_PRINTED, EXAMPLES, EXPERIMENT_PRINTED, PRINTED
-from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.ledger import Reading, Verdict, agrees_with_printed, claim
 
 #: "converged": the next iterate keeps T and moves m/T by at most this relative amount (our reading, stated).
 CONVERGED_REL_TOL = 0.01
@@ -32,7 +33,12 @@ def check_fig1b_slope() -> Verdict:
     margin = -abs(float(printed) - example3) / example3
     if agrees_with_printed(example3, printed):
         return Verdict("holds", "numeric", 0.0, ev)
-    return Verdict("refuted", "numeric", margin, ev,
+    why = (f"Figure 1b's s_{{i,c}} = 16 + ceil({printed} i) (L234) is not the sequence the text computes everywhere else, "
+           f"16 + ceil(N_c q i) with N_c q = {example3:.6g} (L220, L1682, L1967; replayed {ev['example3_slope_recomputed']:.6g}): "
+           f"{-margin:.1%} steeper, e.g. s_100 = {16 + math.ceil(float(printed) * 100)} against "
+           f"{16 + math.ceil(example3 * 100)}. Either the figure ran another sequence (whose sigma = 8 guarantee the paper "
+           f"does not compute) or 1.348 is a typo for 1.322.")
+    return Verdict("refuted", "numeric", margin, ev, why=why,
                    counterexample={"printed_L234": printed, "example3_N_c_q": example3,
                                    "s_100_L234": 16 + math.ceil(1.348 * 100), "s_100_example3": 16 + math.ceil(example3 * 100)})
 
@@ -44,12 +50,16 @@ def check_fig1b_slope() -> Verdict:
 def check_m_range() -> Verdict:
     # m = 0 is admitted by L1967 and excluded by L1067; with p > 0 it makes the first sample size N_c q 0^p = 0
     # and s = s_{0,c}/m^p (L1067) undefined.
-    p, n_c, q = 1.0, int(EXPERIMENT_PRINTED["N_c"].text), float(EXPERIMENT_PRINTED["q"].text)
-    s0 = n_c * q * 0.0 ** p
-    ev = {"L196": "m >= 0 and p >= 0", "L1967": "m >= 0 and p in [0, 1]", "L1067": "m > 0 and p >= 0", "s_0_at_m_0": s0,
-          "margin_unit": "indicator: -1 = a sequence L1967 admits lies outside the theorem"}
-    return Verdict("refuted", "exact", -1.0, ev,
-                   counterexample={"m": 0, "p": p, "q": q, "N_c": n_c, "s_0c": s0, "s_defined": False})
+    p, n_c, q = 1, int(EXPERIMENT_PRINTED["N_c"].text), Fraction(EXPERIMENT_PRINTED["q"].text)
+    s0 = n_c * q * Fraction(0) ** p
+    ev = {"L196": "m >= 0 and p >= 0", "L1967": "m >= 0 and p in [0, 1]", "L1067": "m > 0 and p >= 0", "s_0_at_m_0": str(s0),
+          "margin_unit": "indicator: -1 = a sequence L1967 admits lies outside the theorem",
+          "domain": "m = 0, p = 1 with E.3's N_c and q (a witness)"}
+    why = (f"Theorem 3.2 (L196) and E.3 (L1967) admit m >= 0, Theorem D.3 and its proof need m > 0 (L1067): at m = 0, "
+           f"p = {p} the first size is N_c q 0^p = {s0} and D.3's s = s_{{0,c}}/m^p is undefined. The main-text range should "
+           f"read m > 0; every example and experiment uses m > 0 (e.g. m = {EXPERIMENT_PRINTED['m'].text}, L1967), so no number changes.")
+    return Verdict("refuted", "exact", -1.0, ev, why=why, arithmetic=("rational",),
+                   counterexample={"m": 0, "p": p, "q": str(q), "N_c": n_c, "s_0c": str(s0), "s_defined": False})
 
 
 def _rounds(q, m, p, n_c, k, first: int, inclusive: bool) -> int:
@@ -78,9 +88,17 @@ def check_summation_ranges() -> Verdict:
     ev = {"setting": "Example 3's final sequence (q, m, p = 1, N_c = 10,000, K = 25,000), real-valued sizes", "T": t,
           "margin_unit": "relative: -(max T - min T)/max T"}
     lo, hi = min(t.values()), max(t.values())
+    # the sums are in floats (Example 3's q, m are mpmath values rounded to floats): numeric evidence
     if lo == hi:
-        return Verdict("holds", "exact", 0.0, ev)
-    return Verdict("refuted", "exact", -(hi - lo) / hi, ev, counterexample={"q": q, "m": m, "p": p, "N_c": n_c, "K": k, "T": t})
+        return Verdict("holds", "numeric", 0.0, ev, arithmetic=("float",))
+    why = (f"The paper defines T three ways: K = sum_{{j=0}}^{{T}} s_j (L158, L216, L1500), K/N_c = sum_{{i=1}}^{{T}} q_i "
+           f"(L1067), and the algorithm runs rounds i = 0..T-1. On Example 3's final sequence (K = {k:.0f}) they give "
+           + ", ".join(f"{name}: T = {v}" for name, v in t.items())
+           + f": {hi - lo} round apart ({(hi - lo) / hi:.2%}). The first two count T + 1 or T rounds from different starts; "
+             f"a reader cannot tell which T the bounds (19) and the examples' T refer to (000.example-*.rounds uses the "
+             f"algorithm's count).")
+    return Verdict("refuted", "numeric", -(hi - lo) / hi, ev, why=why, arithmetic=("float",),
+                   counterexample={"q": q, "m": m, "p": p, "N_c": n_c, "K": k, "T": t})
 
 
 @claim(id="000.example-5.L1782-rounded-q", seed="000", result="Example 5", role="printed-value", lines="L1782",
@@ -98,8 +116,13 @@ def check_l1782_q() -> Verdict:
           "margin_unit": "relative: -|(0.214/5)^3 - printed|/printed"}
     margin = -abs(from_rounded - printed_q.value) / printed_q.value
     if agrees_with_printed(from_rounded, printed_q.text):
-        return Verdict("holds", "numeric", 0.0, ev)
-    return Verdict("refuted", "numeric", margin, ev, counterexample={"coefficient": coef, "epochs": epochs,
+        return Verdict("holds", "numeric", 0.0, ev, arithmetic=("mpmath",))
+    why = (f"L1782 writes q <= ({coef}/{epochs:g})^3 = {printed_q.text}, but ({coef}/{epochs:g})^3 = {from_rounded:.6g} "
+           f"({-margin:.2%} off); the printed value is ({EXAMPLES[5]['printed']['K_minus_coefficient_iter1'].text}/"
+           f"{epochs:g})^3 = {from_full:.6g}, the unrounded coefficient, which rounds to "
+           f"{round(float(EXAMPLES[5]['printed']['K_minus_coefficient_iter1'].text), 3)}, not {coef}. A display slip; "
+           f"the example continues with the right q.")
+    return Verdict("refuted", "numeric", margin, ev, why=why, arithmetic=("mpmath",), counterexample={"coefficient": coef, "epochs": epochs,
                                                                     "(coef/epochs)^3": from_rounded, "printed": printed_q.text})
 
 
@@ -132,9 +155,14 @@ def check_table1_clients() -> Verdict:
     ev = {"table_1": table, "figure_10_clients_L1941": fig10,
           "note": "Figure 10 (biased vs unbiased, (a) strongly convex, (b) plain convex, L1947) runs 2 clients (L1941)",
           "margin_unit": "relative: -|2 - 5|/5"}
+    ev["domain"] = "the printed table against the Figure 10 setting (one comparison)"
     if fig10 == table["strongly convex"] == table["plain convex"]:
-        return Verdict("holds", "exact", 0.0, ev)
-    return Verdict("refuted", "exact", -abs(fig10 - table["strongly convex"]) / table["strongly convex"], ev,
+        return Verdict("holds", "exact", 0.0, ev, arithmetic=("integer",))
+    why = (f"Table 1 lists {table['strongly convex']} clients for the strongly convex and {table['plain convex']} for the "
+           f"plain convex experiments, but the biased-vs-unbiased runs of Figure 10 ((a) strongly, (b) plain convex, "
+           f"L1947) use {fig10} clients (L1941): the table does not describe every convex experiment.")
+    return Verdict("refuted", "exact", -abs(fig10 - table["strongly convex"]) / table["strongly convex"], ev, why=why,
+                   arithmetic=("integer",),
                    counterexample={"experiment": "Figure 10 (L1941, L1947)", "clients": fig10, "table_1": table["strongly convex"]})
 
 
@@ -146,7 +174,13 @@ def check_l826_q() -> Verdict:
     s0 = int(EXAMPLES[3]["inputs"]["s0"].text)
     ev = {"L842": "q = s_{i,c}/N_c", "s_{0,c} of Example 3": s0,
           "margin_unit": "relative: (1 - q)/1 with q = s_{0,c}, negative when q is no probability"}
-    return Verdict("refuted", "exact", 1.0 - s0, ev, counterexample={"s_ic": s0, "q_as_printed": s0, "q_L842": s0 / int(EXAMPLES[3]["inputs"]["n_c"].text)})
+    n_c = int(EXAMPLES[3]["inputs"]["n_c"].text)
+    ev["domain"] = "s_{i,c} = s_{0,c} of Example 3 (a witness; every s >= 2 fails)"
+    why = (f"L826 instantiates Abadi et al.'s Lemma 3 'with q = s_{{i,c}}', but that q is a sampling probability: with "
+           f"Example 3's s_{{0,c}} = {s0} it would be {s0} > 1. Lemma D.1 itself uses q = s_{{i,c}}/N_c = "
+           f"{Fraction(s0, n_c)} (L842): a typo.")
+    return Verdict("refuted", "exact", 1.0 - s0, ev, why=why, arithmetic=("integer", "rational"),
+                   counterexample={"s_ic": s0, "q_as_printed": s0, "q_L842": s0 / n_c})
 
 
 #: ranges of the exhaustive s_0 <= 3 M_0 check (the sequence of L731 needs m + 1 > 2(d + 1))
@@ -215,5 +249,24 @@ def check_noise_metric() -> Verdict:
           "margin_unit": "relative: -|model-noise ratio - sqrt(T) sigma ratio|/model-noise ratio at the worst beta"}
     margin = -abs(worst["ratio_increasing_over_constant"] - metric) / worst["ratio_increasing_over_constant"]
     if all(math.isclose(r["ratio_increasing_over_constant"], metric, rel_tol=0.05) for r in rows):
-        return Verdict("holds", "numeric", 0.0, ev)
-    return Verdict("refuted", "numeric", margin, ev, counterexample=dict(worst, sqrtT_sigma_ratio=metric))
+        return Verdict("holds", "numeric", 0.0, ev, arithmetic=("float",))
+    flat = rows[0]
+    why = (f"Round i adds eta_bar_i N(0, C^2 sigma^2) to the model (L118, L310), so the noise left in the model is "
+           f"sigma sqrt(sum_i eta_bar_i^2), not sqrt(T) sigma. With eta_0 = {NOISE_ETA0} (L234) and round steps "
+           f"eta_0/(1 + beta t): at beta = {flat['beta']:g} (constant steps) the increasing/constant model-noise ratio is "
+           f"{flat['ratio_increasing_over_constant']:.3g}, as sqrt(T) sigma says ({metric:.3g}); at beta = "
+           f"{worst['beta']:g} it is {worst['ratio_increasing_over_constant']:.3g}: the increasing schedule then leaves "
+           + ("MORE" if worst["ratio_increasing_over_constant"] > 1 else "less")
+           + f" noise in the model than the constant one. The 229 -> 112 comparison (L220) holds only for steps that do not "
+             f"diminish, while the DP experiments' steps do.")
+    # the DP experiments' beta is not printed (L234: "diminishing step size scheme (eta_0 = 0.15)"): one reading per beta,
+    # the worst first (the one the status uses)
+    def reading(r):
+        ok = math.isclose(r["ratio_increasing_over_constant"], metric, rel_tol=0.05)
+        return Reading(f"round steps eta_0/(1 + {r['beta']:g} t)", "L234, L1967 (beta not printed)",
+                       "holds" if ok else "refuted",
+                       -abs(r["ratio_increasing_over_constant"] - metric) / r["ratio_increasing_over_constant"],
+                       f"model-noise ratio {r['ratio_increasing_over_constant']:.3g} vs sqrt(T) sigma ratio {metric:.3g}")
+    readings = (reading(worst),) + tuple(reading(r) for r in rows if r is not worst)
+    return Verdict("refuted", "numeric", margin, ev, counterexample=dict(worst, sqrtT_sigma_ratio=metric), why=why,
+                   readings=readings, arithmetic=("float",))
