@@ -126,10 +126,17 @@ def check_sigma_35() -> Verdict:
     if not bad:
         return Verdict("holds", "numeric", margin=min((float(r["sigma"]) - r["sigma_needed_35"]) / r["sigma_needed_35"] for r in rows),
                        evidence=ev)
-    worst = min(bad, key=lambda r: float(r["sigma"]) - r["sigma_needed_35"])
+    worst = min(bad, key=lambda r: (float(r["sigma"]) - r["sigma_needed_35"]) / r["sigma_needed_35"])
     ev["margin_unit"] = "relative: (sigma - sigma_needed_35)/sigma_needed_35 of the worst pair"
+    follow = [r for r in rows if abs(r["epsilon_2ln_over_sigma2"] - float(r["epsilon"])) <= 0.01 * float(r["epsilon"])]
+    why = (f"{len(bad)} of {len(rows)} printed (eps, sigma) pairs of Tables 3-8 have sigma below (35)'s "
+           f"sqrt(2(eps + ln(1/delta))/eps), i.e. less noise than Theorem B.4 needs for the row's eps; worst "
+           f"{worst['table']} {worst['line']}: sigma = {worst['sigma']} against {worst['sigma_needed_35']:.4f} needed for "
+           f"eps = {worst['epsilon']}. {len(follow)} of {len(rows)} pairs satisfy eps = 2 ln(1/delta)/sigma^2 to 1%: the tables "
+           f"were computed with (35) without its eps term. The trained configurations still meet their labels by the "
+           f"certified accountant (002.experiments.table-*): the labels are not backed by the paper's theorem, not broken.")
     return Verdict("refuted", "numeric", margin=(float(worst["sigma"]) - worst["sigma_needed_35"]) / worst["sigma_needed_35"], evidence=ev,
-                   counterexample=worst)
+                   counterexample=worst, why=why)
 
 
 def _decimals(printed: str) -> int:
@@ -172,7 +179,12 @@ def _labels_claim(table: int) -> Verdict:
     if not bad:
         return Verdict("holds", "numeric", margin=margin, evidence=ev)
     b = max(bad, key=lambda r: abs(r["epsilon_from_sigma"] - float(r["label"])) / float(r["label"]))
-    return Verdict("refuted", "numeric", margin=margin, evidence=ev,
+    why = (f"{len(rows) - len(bad)} of {len(rows)} labels are the eps of their sigma to the printed digit; {b['line']}: "
+           f"sigma = {b['sigma']} gives eps = {b['epsilon_from_sigma']:.4g} (2 ln(1/delta)/sigma^2) or "
+           f"{b['epsilon_from_sigma_eq35']:.4g} (inverse of (35)), printed {b['label']}. The label overstates the row's eps "
+           f"(as a privacy claim it is conservative: the row is more private than labelled); what is wrong is the "
+           f"privacy-utility pairing, the accuracy reported for eps = {b['label']} being that of a smaller eps.")
+    return Verdict("refuted", "numeric", margin=margin, evidence=ev, why=why,
                    counterexample={"cell": f"label at {b['line']}", "printed": b["label"], "ours": b["epsilon_from_sigma"],
                                    "ours_eq35": b["epsilon_from_sigma_eq35"], "sigma": b["sigma"], "delta": spec["delta"]})
 
@@ -188,12 +200,17 @@ _LABEL_STATEMENT = ("Each epsilon label of Table {t} is, to the digits it is pri
 def check_budget_l1520() -> Verdict:
     row = next(r for r in label_rows(6) if r["line"] == "L1520")
     ev = {"row": row, "margin_unit": "relative: (label - epsilon(sigma))/label",
-          "note": "the label rounds to 0.1 at its printed digit, but as a budget 0.1 is exceeded by 8%; the sigma "
-                  "for epsilon = 0.1 by the same rule is sqrt(2 ln(1e4)/0.1) = 13.57"}
+          "note": "the label rounds to 0.1 at its printed digit, but as a budget it is exceeded (see why)"}
     margin = (float(row["label"]) - row["epsilon_from_sigma"]) / float(row["label"])
     if row["budget_met_ln_only"]:
         return Verdict("holds", "numeric", margin, ev)
-    return Verdict("refuted", "numeric", margin, ev,
+    sigma_for_label = math.sqrt(2 * math.log(1 / float(BUDGET_TABLES[6]["delta"])) / float(row["label"]))
+    why = (f"sigma = {row['sigma']} gives eps = 2 ln(1/delta)/sigma^2 = {row['epsilon_from_sigma']:.4f} (and "
+           f"{row['epsilon_from_sigma_eq35']:.4f} by (35)), {100 * -margin:.1f}% over the budget 0.1 it is labelled with; the "
+           f"rule the other rows follow gives sigma = {sigma_for_label:.4f} for eps = 0.1. The label rounds to 0.1, but as a "
+           f"budget it is exceeded under either formula; the certified eps of the trained run is lower "
+           f"(002.experiments.table-6 holds).")
+    return Verdict("refuted", "numeric", margin, ev, why=why,
                    counterexample={"sigma": row["sigma"], "delta": BUDGET_TABLES[6]["delta"], "label": row["label"],
                                    "epsilon_ln_only": row["epsilon_from_sigma"]})
 

@@ -498,7 +498,9 @@ def _tightness_readings(key_poisson: str, key_fixed: str, bound, what: str) -> t
     its status: refuted where some setting's ratio exceeds ``bound(row)``."""
     from theory.proactive_dp.as_run_privacy import fixed_size_tightness_rows
 
-    poisson = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
+    tables = (9, 10, 11)
+    poisson = [dict(r, table=t) for t, r in
+               zip(tables, sweep(tightness_point, [_table_setting(t) for t in tables], backend="serial"))]
     out = []
     for (name, lines), rows, key in ((_POISSON_READING, poisson, key_poisson),
                                      (_FIXED_READING, fixed_size_tightness_rows(), key_fixed)):
@@ -567,7 +569,8 @@ def check_thm32_existence() -> Verdict:
                  "(eps, delta)-DP is violated.",
        recorded="refuted", result="L40", role="conclusion", cause="002-tightness-existential-read-as-universal")
 def check_factor_4() -> Verdict:
-    rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
+    rows = [dict(r, table=t) for t, r in
+            zip((9, 10, 11), sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial"))]
     # the statement fails where the certified DP count T_crit is already more than 4 times below 2k^2/eps
     bad = [r for r in rows if r["abstract_bound_2k2_over_eps_over_t_crit"] > 4]
     ev = {"points": len(rows), "rows": rows, "settings": "Tables 9-11 (sigma, N, k of the captions, delta = 1/N)",
@@ -595,7 +598,8 @@ def check_factor_4() -> Verdict:
                  "(i.e. T_min/T_crit <= 2 gamma).",
        recorded="refuted", result="Theorem 3.2", role="remark", cause="002-tightness-existential-read-as-universal")
 def check_factor_2gamma_tables() -> Verdict:
-    rows = sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial")
+    rows = [dict(r, table=t) for t, r in
+            zip((9, 10, 11), sweep(tightness_point, [_table_setting(t) for t in (9, 10, 11)], backend="serial"))]
     bad = [r for r in rows if r["t_min_over_t_crit"] > r["two_gamma"]]
     ev = {"points": len(rows), "rows": rows, "margin_unit": "factor: 2 gamma - T_min/T_crit at the worst setting",
           "note": "Theorem 3.2 itself is existential (002.thm-3.2.existence); this is its reading as a tightness "
