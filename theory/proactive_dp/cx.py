@@ -123,8 +123,13 @@ def check_sigma_l922() -> Verdict:
     if printed_ok:
         return Verdict("holds", "symbolic", arithmetic=("sympy", "float"), margin=0.0, evidence={"difference": "0"})
     status = "holds-with-correction" if corrected_ok else "refuted"
-    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), margin=abs(cex["theorem_bound"] - cex["printed_L922"]),
-                   evidence={"correction": "sqrt(rho-hat S-hat_2 / S-hat_1^2): S-hat_1 is squared", "corrected_holds": corrected_ok,
+    why = (f"with c_0 = 2/(rho-hat c_1) and c_1 = eps/(T S-hat_1^2) the bound is sqrt(rho-hat S-hat_2/S-hat_1^2) "
+           f"sqrt(2(eps + L)/eps) (sympy: {corrected_ok}); L922 prints S-hat_1 unsquared, {cex['printed_L922']:.4g} "
+           f"instead of {cex['theorem_bound']:.4g} at {cex['point']}. With rho-hat = S-hat_1^2/S-hat_2 the corrected form "
+           f"gives (42) exactly (002.cx.eq42 holds), so Theorem B.4 is unaffected; L858 also writes 2/(rho x) for 2/(rho-hat x).")
+    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), why=why, margin=abs(cex["theorem_bound"] - cex["printed_L922"]),
+                   evidence={"margin_unit": "absolute: |theorem bound - printed L922| at the point (sigma units)",
+                             "correction": "sqrt(rho-hat S-hat_2 / S-hat_1^2): S-hat_1 is squared", "corrected_holds": corrected_ok,
                              "also": "L858 writes c(x) = 2/(rho x); the branch is 2/(rho-hat x) (L478, L896)"},
                    counterexample=cex)
 

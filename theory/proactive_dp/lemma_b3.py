@@ -188,8 +188,14 @@ def check_regroup_14() -> Verdict:
     if _is_zero(printed - first):
         return Verdict("holds", "symbolic", arithmetic=("sympy",), margin=0.0, evidence={"difference": "0"})
     status = "holds-with-correction" if corrected_ok else "refuted"
-    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), margin=abs(cex["first_line"] - cex["printed_second_line"]),
-                   evidence={"printed_minus_first": str(diff_printed), "correction": "second numerator '2 + (1-q)2^t e^{..} t^t', "
+    why = (f"the printed second line of (14) has '1 + (1-q) 2^t e^(..) t^t' where regrouping the first line over the common "
+           f"denominator gives '2 + ...' (sympy: the corrected line equals the first, {corrected_ok}): the q^t/((1-q)^t "
+           f"sigma^(2t)) term counts twice. The printed line is slightly smaller ({cex['printed_second_line']:.6g} against "
+           f"{cex['first_line']:.6g} at t = 3, q = 0.1, sigma = 2); the proof continues from the first line's terms "
+           f"((15) with c, 002.lemma-B3.step-15 holds), so Lemma B.3 is unaffected.")
+    return Verdict(status, "symbolic", arithmetic=("sympy", "float"), why=why, margin=abs(cex["first_line"] - cex["printed_second_line"]),
+                   evidence={"margin_unit": "absolute: |first line - printed second line| at t = 3, q = 0.1, sigma = 2",
+                             "printed_minus_first": str(diff_printed), "correction": "second numerator '2 + (1-q)2^t e^{..} t^t', "
                              "not '1 + ...': the q^t/((1-q)^t sigma^{2t}) term counts twice over the common denominator",
                              "corrected_minus_first_is_zero": corrected_ok},
                    counterexample=cex)
@@ -358,8 +364,16 @@ def check_step_634() -> Verdict:
     alt = [r for r in rows if r["lam"] / r["sigma"] ** 2 <= math.log(1 / (r["q"] * r["lam"]))]
     alt_ok = all(r["x_over_u0"] <= 1 + 1e-12 and r["y_over_u1"] <= 1 + 1e-12 for r in alt)
     status = "refuted" if failing else "holds"
-    return Verdict(status, "numeric", margin=1 - max(worst["x_over_u0"], worst["y_over_u1"]),
-                   evidence={"points": len(rows), "failing": len(failing), "worst": worst,
+    why = "" if not failing else (
+        f"{len(failing)} of {len(rows)} sampled points of the hypothesis region have a base of (16) above U_0 or U_1; worst "
+        f"lam = {worst['lam']}, sigma = {worst['sigma']}, q = {worst['q']:.4g}, r0 = {worst['r0']}: x_t/U_0 = "
+        f"{worst['x_over_u0']:.3f}. lam/sigma^2 <= ln(1/(q sigma)) gives lam q e^(lam/(2 sigma^2)) <= lam sqrt(q/sigma), "
+        f"which is <= sqrt(lam q) only for lam <= sigma (all {len(small)} such points hold: {small_ok}); under seed 000's "
+        f"assumption lam/sigma^2 <= ln(1/(q lam)) all {len(alt)} points hold ({alt_ok}). The lemma's conclusion holds on "
+        f"the region (002.lemma-B3.conclusion, .certified): the proof step, not the result, fails.")
+    return Verdict(status, "numeric", margin=1 - max(worst["x_over_u0"], worst["y_over_u1"]), why=why,
+                   evidence={"margin_unit": "relative: 1 - max(x_t/U_0, y_t/U_1) at the worst point",
+                             "points": len(rows), "failing": len(failing), "worst": worst,
                              "why": "lam/sigma^2 <= ln(1/(q sigma)) gives lam q e^{lam/(2 sigma^2)} <= lam sqrt(q/sigma), "
                                     "which is <= sqrt(lam q) only when lam <= sigma; seed 000's proof (L895) assumes "
                                     "lam/sigma^2 <= ln(1/(q lam)) instead, under which the step holds",
@@ -379,8 +393,15 @@ def check_geometric() -> Verdict:
     worst = max(rows, key=lambda r: max(r["log_ratio_x"], r["log_ratio_y"]))
     failing = [r for r in rows if r["log_ratio_x"] > 0 or r["log_ratio_y"] > 0]
     status = "refuted" if failing else "holds"
-    return Verdict(status, "numeric", margin=-max(worst["log_ratio_x"], worst["log_ratio_y"]),
-                   evidence={"points": len(rows), "failing": len(failing), "worst_log_ratio": worst,
+    why = "" if not failing else (
+        f"{len(failing)} of {len(rows)} sampled points: the sum of (16) over 3 <= t <= lam+1 exceeds its t = 3 terms times "
+        f"1/(1-u) by a factor e^{max(worst['log_ratio_x'], worst['log_ratio_y']):.1f} at lam = {worst['lam']}, sigma = "
+        f"{worst['sigma']}, q = {worst['q']:.4g}, r0 = {worst['r0']}: consecutive terms grow by x_t e^(t/(2 sigma^2)), not by "
+        f"at most U_0, because the exponent t(t-1)/(2 sigma^2) is quadratic in t. The lemma's conclusion still holds on the "
+        f"region (002.lemma-B3.conclusion, .certified): the other terms of the expansion leave room.")
+    return Verdict(status, "numeric", margin=-max(worst["log_ratio_x"], worst["log_ratio_y"]), why=why,
+                   evidence={"margin_unit": "log: -ln(sum of (16) / (t = 3 terms x 1/(1-u))) at the worst point",
+                             "points": len(rows), "failing": len(failing), "worst_log_ratio": worst,
                              "why": "consecutive terms of (16) grow by x_t e^{t/(2 sigma^2)}, not by at most U_0: "
                                     "the exponent t(t-1)/(2 sigma^2) is quadratic in t"},
                    counterexample=worst if failing else None)
