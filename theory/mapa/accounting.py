@@ -141,9 +141,24 @@ def two_layer_gradients(x: Fraction, y: Fraction, w1: Fraction, w2: Fraction):
     return (res * w2 * x * (1 if w1 * x > 0 else 0), res * h)
 
 
+def recheck_first_layer(cx: dict) -> float:
+    """-delta(eps) from the second-layer gradients of the two one-sample batches, recomputed by a central finite
+    difference of the loss in w2 (exact for a loss quadratic in w2): distinct exact releases give delta = 1."""
+    from theory.ledger import HypothesisFails
+
+    def second_layer_grad(x, y, w1=1.0, w2=1.0, h=1e-3):
+        loss = lambda v: 0.5 * (v * max(w1 * x, 0.0) - y) ** 2  # noqa: E731
+        return (loss(w2 + h) - loss(w2 - h)) / (2 * h)
+
+    a, b = second_layer_grad(1.0, 0.0), second_layer_grad(1.0, 1.0)
+    if cx["neighbours"] != "(x=1, y=0) vs (x=1, y=1)":
+        raise HypothesisFails("the recheck is written for the pair (1, 0) vs (1, 1)")
+    return -1.0 if abs(a - b) > 1e-6 else 0.0
+
+
 @claim(id="003.sec-7-1-2.first-layer-noise", seed="003", lines="L453",
        statement="Adding noise only to the gradient of the first convolutional layer still guarantees DP for the whole CNN by post-processing.",
-       recorded="refuted", result="L453", role="conclusion")
+       recorded="refuted", result="L453", role="conclusion", recheck=recheck_first_layer)
 def first_layer_noise() -> Verdict:
     from theory.mapa.noise import _k_norm_dp_verdict
 

@@ -61,6 +61,65 @@ def k_norm_log_density(eta: np.ndarray, scale: float) -> np.ndarray:
     return -np.linalg.norm(eta, axis=1) / scale - log_z
 
 
+# --- rechecks: a counterexample's margin by quadrature, independent of the sympy/closed forms above ----------
+
+def _radial_integral(power: int, dim: int, scale: float) -> float:
+    r""":math:`\int_0^\infty r^{dim-1+power}e^{-r/scale}dr` by mpmath quadrature."""
+    return float(mpmath.quad(lambda x: x ** (dim - 1 + power) * mpmath.exp(-x / scale), [0, mpmath.inf]))
+
+
+def _require(cond: bool, what: str) -> None:
+    from theory.ledger import HypothesisFails
+
+    if not cond:
+        raise HypothesisFails(what)
+
+
+def recheck_normaliser(cx: dict) -> float:
+    """1 - mass of the printed density over R^N (sphere area times a radial quadrature)."""
+    n, scale = int(cx["N"]), float(cx["lambda"])
+    _require(n >= 1 and scale > 0, "needs N >= 1 and lambda > 0")
+    area = 2 * mpmath.pi ** (n / 2) / mpmath.gamma(n / 2)
+    return 1.0 - float(area) * _radial_integral(0, n, scale) / (2 * scale)
+
+
+def recheck_norm_density(cx: dict) -> float:
+    """mass - 1 of 1/(2 lambda) e^(-r/lambda) over r >= 0, by quadrature."""
+    scale = float(cx.get("lambda", 1.0))
+    _require(scale > 0, "needs lambda > 0")
+    return float(mpmath.quad(lambda x: mpmath.exp(-x / scale) / (2 * scale), [0, mpmath.inf])) - 1.0
+
+
+def recheck_second_moment(cx: dict) -> float:
+    """(printed - true)/printed with the true E||eta||^2 by quadrature of the vector density's radial law."""
+    n, scale = int(cx["N"]), float(cx["lambda"])
+    _require(n >= 1 and scale > 0, "needs N >= 1 and lambda > 0")
+    true = _radial_integral(2, n, scale) / _radial_integral(0, n, scale)
+    printed = float(cx["printed_E||eta||^2"]) * scale ** 2
+    return (printed - true) / printed
+
+
+def recheck_radial(cx: dict) -> float:
+    """(epsilon - log P_g(A)/P_g'(A))/epsilon for A = ball(g, rho) in R^2, P_g'(A) by 2-D quadrature (scipy)."""
+    import math
+
+    from scipy import integrate
+
+    n, eps, rho = int(cx["N"]), float(cx["epsilon"]), float(cx["rho"])
+    _require(n == 2, "the quadrature recheck is written for N = 2")
+    _require(float(cx["||g-g'||"]) <= float(cx["Delta_S"]), "||g - g'|| must be at most Delta S")
+    scale, shift = float(cx["Delta_S"]) / eps, float(cx["||g-g'||"])
+
+    def dens(y, x):  # radial-exponential density centred at g' = (shift, 0), integrated over ball(0, rho)
+        r = math.hypot(x - shift, y)
+        return math.exp(-r / scale) / (2 * math.pi * scale * r)
+
+    p_gp = integrate.dblquad(dens, -rho, rho, lambda x: -math.sqrt(rho * rho - x * x),
+                             lambda x: math.sqrt(rho * rho - x * x))[0]
+    p_g = -math.expm1(-rho / scale)
+    return (eps - math.log(p_g / p_gp)) / eps
+
+
 # --- claims ---------------------------------------------------------------------------------------
 
 #: the two readings of Eq. (6) (module docstring), named once for every claim that depends on them
@@ -74,7 +133,7 @@ RADIAL_LINES = "L139, L811"
 
 @claim(id="003.eq-6.normaliser", seed="003", lines="L141, L173",
        statement="The density of Eq. (6), with normaliser epsilon/(2 Delta S) = 1/(2 lambda), integrates to one over the noise vector in R^N.",
-       recorded="refuted", result="Theorem 1", role="definition", cause=CAUSE_LAPLACE_1D)
+       recorded="refuted", result="Theorem 1", role="definition", cause=CAUSE_LAPLACE_1D, recheck=recheck_normaliser)
 def normaliser() -> Verdict:
     z = k_norm_normaliser()
     z_closed = 2 * sympy.pi ** (N / 2) * sympy.gamma(N) * lam ** N / sympy.gamma(N / 2)
@@ -98,13 +157,13 @@ def normaliser() -> Verdict:
 
 @claim(id="003.sec-4.norm-density", seed="003", lines="L139-L143",
        statement="The norm of the noise vector has density h(r) = 1/(2 lambda) exp(-r/lambda).",
-       recorded="refuted", result="Theorem 1", role="definition", cause=CAUSE_LAPLACE_1D)
+       recorded="refuted", result="Theorem 1", role="definition", cause=CAUSE_LAPLACE_1D, recheck=recheck_norm_density)
 def norm_density() -> Verdict:
     mass = sympy.integrate(sympy.exp(-r / lam) / (2 * lam), (r, 0, sympy.oo))
     return Verdict(status(printed_holds=mass == 1), "symbolic", margin=float(mass) - 1.0,
                    evidence={"integral_over_r>=0": str(mass),
                              "correct_density_of_the_norm_under_the_vector_reading": "r^(N-1) e^(-r/lambda) / (Gamma(N) lambda^N)"},
-                   counterexample={"mass": str(mass), "reason": "a norm is >= 0; 1/(2 lambda) e^(-r/lambda) has mass 1/2 there"},
+                   counterexample={"lambda": 1, "mass": str(mass), "reason": "a norm is >= 0; 1/(2 lambda) e^(-r/lambda) has mass 1/2 there"},
                    why=(f"A norm is >= 0, and 1/(2 lambda) exp(-r/lambda) has mass {mass} on r >= 0, so it is no density of "
                         "a norm (it is the 1-D Laplace density of a signed variable). Under the vector reading Theorem 1's "
                         "proof uses, the norm has the Gamma(N, lambda) density r^(N-1) e^(-r/lambda)/(Gamma(N) lambda^N)."),
@@ -113,7 +172,7 @@ def norm_density() -> Verdict:
 
 @claim(id="003.eq-6.second-moment", seed="003", lines="L249, L811, L123",
        statement="The noise of Eq. (6) has E||eta||^2 = 2 Delta S^2 / epsilon^2 (= 2 lambda^2), the variance all convergence bounds use.",
-       recorded="refuted", result="Theorem 4", role="proof-step", cause=CAUSE_LAPLACE_1D)
+       recorded="refuted", result="Theorem 4", role="proof-step", cause=CAUSE_LAPLACE_1D, recheck=recheck_second_moment)
 def second_moment() -> Verdict:
     m2 = k_norm_second_moment()
     identity = sympy.simplify(m2 - N * (N + 1) * lam ** 2) == 0
@@ -217,7 +276,7 @@ def k_norm_dp() -> Verdict:
 
 @claim(id="003.thm-1.radial-reading-not-dp", seed="003", lines="L139-L143, L811",
        statement="The noise whose norm is exponential with mean lambda = Delta S/epsilon (second moment 2 lambda^2, as the convergence analysis uses) gives epsilon-DP.",
-       recorded="refuted", result="Theorem 1", role="conclusion", cause=CAUSE_LAPLACE_1D)
+       recorded="refuted", result="Theorem 1", role="conclusion", cause=CAUSE_LAPLACE_1D, recheck=recheck_radial)
 def radial_reading_not_dp() -> Verdict:
     v = _radial_verdict()
     return dataclasses.replace(v, readings=_readings(v, (RADIAL_READING, RADIAL_LINES),

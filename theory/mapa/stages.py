@@ -76,9 +76,38 @@ def monotone_schedule() -> Verdict:
                    reason="" if ok else "sympy could not decide a sign", arithmetic=("sympy",))
 
 
+def _stage0_from_formulas(cx: dict, noise_factor: float):
+    """(Delta S_0, Delta_b, P) of stage 0 from the printed formulas directly: Eq. (12)'s root, line 17, Table II's P."""
+    sigma, b, eps0, dl, tau, theta = (float(cx[k]) for k in ("sigma", "b", "epsilon_0", "delta", "tau", "theta"))
+    ds0 = 2 * sigma / (b * math.sqrt(1 - math.sqrt(1 - dl)))
+    db = sigma ** 2 / b + noise_factor * ds0 ** 2 / eps0 ** 2
+    p = max(8 * db / ((tau + 1) * b ** 2 * ds0 ** 2 * theta ** 2), 1.0)
+    return ds0, db, p
+
+
+def recheck_table2(cx: dict) -> float:
+    """-|theta Delta S_0 - 2 sqrt(Delta_0)/b| / (theta Delta S_0) at the point of cx, P clamped there (hypothesis)."""
+    from theory.ledger import HypothesisFails
+
+    ds0, db, p = _stage0_from_formulas(cx, 2.0)
+    if p != 1.0:
+        raise HypothesisFails("P is not clamped: Table II and Algorithm 1 then agree")
+    tau, b, theta = float(cx["tau"]), float(cx["b"]), float(cx["theta"])
+    table2 = 2 * math.sqrt(2 * db / (p * (tau + 1))) / b
+    return -abs(theta * ds0 - table2) / (theta * ds0)
+
+
+def recheck_line17(cx: dict) -> float:
+    """(printed - true)/true Delta_b of stage 0, both from the formulas (line 17; N(N+1) for the K-norm noise)."""
+    n = int(cx["N"])
+    printed = _stage0_from_formulas(cx, 2.0)[1]
+    true = _stage0_from_formulas(cx, float(n * (n + 1)))[1]
+    return (printed - true) / true
+
+
 @claim(id="003.table-2.sensitivity-update", seed="003", lines="L470-L472, L426",
        statement="Table II's update Delta S_{s+1} = 2 sqrt(Delta_s)/b (Delta_s = 2 Delta_b/(P(tau+1))) is Algorithm 1's Delta S_{s+1} = theta Delta S_s.",
-       recorded="refuted", result="Table II", role="printed-value")
+       recorded="refuted", result="Table II", role="printed-value", recheck=recheck_table2)
 def table2_update() -> Verdict:
     unclamped = sympy.simplify(2 * sympy.sqrt(2 * Db_ / ((8 * Db_ / ((tau_ + 1) * b_ ** 2 * dS_ ** 2 * th_ ** 2)) * (tau_ + 1))) / b_
                                - th_ * dS_) == 0
@@ -105,9 +134,10 @@ def table2_update() -> Verdict:
 
 @claim(id="003.alg-1.line-17-variance", seed="003", lines="L427, L406",
        statement="Line 17's Delta_b = sigma^2/b + 2 Delta S^2/epsilon_0^2 is the variance of the noisy gradient MAPA sends (noise of Eq. 6, line 6).",
-       recorded="refuted", result="Theorem 4", role="constant", cause=CAUSE_LAPLACE_1D)
+       recorded="refuted", result="Theorem 4", role="constant", cause=CAUSE_LAPLACE_1D, recheck=recheck_line17)
 def line17_variance() -> Verdict:
     n = 785  # LR on MNIST: 784 weights + bias
+    eps, b, sigma, dl = defaults()
     printed = default_schedule(n_stages=1)[0]
     true = default_schedule(n_stages=1, noise_factor=n * (n + 1))[0]
     return Verdict(status(printed_holds=math.isclose(true.delta_b, printed.delta_b)), "numeric",
@@ -116,7 +146,8 @@ def line17_variance() -> Verdict:
                              "stage_0_at_defaults_N=785": {"P_printed": printed.p, "P_true": true.p,
                                                            "gamma_printed": printed.gamma, "gamma_true": true.gamma},
                              "margin_unit": "relative to the true Delta_b ((printed - true)/true; printed is used as an upper bound)"},
-                   counterexample={"N": n, "Delta_b_printed": printed.delta_b, "Delta_b_true": true.delta_b},
+                   counterexample={"N": n, "sigma": sigma, "b": b, "epsilon_0": eps, "delta": dl, "tau": 5, "theta": 0.5,
+                                   "Delta_b_printed": printed.delta_b, "Delta_b_true": true.delta_b},
                    why=(f"Line 17 repeats Table I's Delta_0 = 2 Delta S^2/epsilon_0^2; for the noise of line 6 (Eq. 6) in N = {n} "
                         f"dimensions (LR on MNIST) the second moment is N(N+1) Delta S^2/epsilon_0^2, so at the testbed defaults "
                         f"stage 0 has Delta_b = {true.delta_b:.4g}, not {printed.delta_b:.4g}: Theorem 4's bound, on which the "
