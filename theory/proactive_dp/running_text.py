@@ -38,6 +38,7 @@ def check_caption_reference() -> Verdict:
              "matches": _setting_of_caption(t)} for t in (9, 10, 11)]
     bad = [r for r in rows if r["matches"] != "table-3"]
     ev = {"rows": rows, "margin_unit": "fraction: -(captions not matching Table 3)/(captions saying 'for Table 3')",
+          "domain": "whole stated domain: the captions of Tables 9-11 against the settings of Tables 3-5",
           "note": "Table 10's inputs are Table 4's (MNIST), Table 11's are Table 5's (CIFAR10); Table 9's are Table 3's"}
     if not bad:
         return Verdict("holds", "exact", 0.0, ev, arithmetic=("integer",))
@@ -59,6 +60,7 @@ def check_l280() -> Verdict:
     ev = {"K_over_N": str(Fraction(k_total, n)), "epochs_printed": L280["epochs"], "table_8_s_at_eps_2": s, "rounds_T": rounds,
           "table_5_K": EXPERIMENT_SETTINGS["table-5"]["k_total"],
           "note": "350000 is K, the number of gradient computations (Table 5); the rounds are K/s",
+          "domain": "whole stated domain: the one printed number",
           "margin_unit": "relative: -(350000 - T)/350000 with T = ceil(K/s)"}
     if rounds == k_total:
         return Verdict("holds", "exact", 0.0, ev, arithmetic=("integer", "rational"))
@@ -80,7 +82,8 @@ def check_l286() -> Verdict:
     printed_ours = Fraction(L280["ours_deduction"])
     ev = {"86 - 60": str(abadi), "74.74 - 60": float(ours),
           "accuracy_implied_by_14.14": float(Fraction(L280["ours_non_dp"]) - printed_ours),
-          "margin_unit": "relative: -|(74.74 - 60) - 14.14|/14.14"}
+          "margin_unit": "relative: -|(74.74 - 60) - 14.14|/14.14",
+          "domain": "whole stated domain: the two printed differences"}
     ok = abadi == Fraction(L280["abadi_deduction"]) and ours == printed_ours
     if ok:
         return Verdict("holds", "exact", 0.0, ev, arithmetic=("rational",))
@@ -149,7 +152,8 @@ def check_theta_685() -> Verdict:
     theta_ok = sigma_min * sp.E / k24  # the largest theta for which sigma = 6 suffices
     margin_exact = (sigma_min - needed) / sigma_min
     ev = {"2.4*6.85/e": float(needed), "0.88*6.85": float(sp.Rational(L1090["ratio"]) * theta),
-          "theta_max_correct": float(theta_ok), "margin_unit": "relative: (6 - 2.4 theta/e)/6 at theta = 6.85"}
+          "theta_max_correct": float(theta_ok), "margin_unit": "relative: (6 - 2.4 theta/e)/6 at theta = 6.85",
+          "domain": "the corner sigma = 6, theta = 6.85 of the stated domain (a counterexample; holds for theta <= 6 e/2.4)"}
     margin = float(margin_exact)
     if not margin_exact.is_negative:  # sympy decides the sign of 1 - 2.4 * 6.85/(6 e) exactly
         return Verdict("holds", "exact", margin, ev, arithmetic=("sympy",))
@@ -172,7 +176,8 @@ def check_l66() -> Verdict:
     value = sp.exp(sp.Rational(L66_L188["eps_max"]))  # e^eps is increasing: the supremum is at eps = 0.5
     bound = sp.Rational(L66_L188["e_eps_max"])
     margin = (bound - value) / bound
-    ev = {"e^0.5": float(value), "margin_unit": "relative: (1.65 - e^0.5)/1.65"}
+    ev = {"e^0.5": float(value), "margin_unit": "relative: (1.65 - e^0.5)/1.65",
+          "domain": "whole stated domain eps < 0.5: e^eps increases, so its supremum is e^0.5"}
     if not margin.is_negative:  # sympy decides the sign of 1.65 - e^(1/2) exactly
         return Verdict("holds", "exact", float(margin), ev, arithmetic=("sympy",))
     return Verdict("refuted", "exact", float(margin), ev, arithmetic=("sympy",), why=f"e^0.5 = {float(value):.6f} > 1.65",
@@ -192,7 +197,8 @@ def check_l188() -> Verdict:
     ks = [Fraction(int(spec["k_total"]), int(spec["n"])) for spec in EXPERIMENT_SETTINGS.values()]
     typical = Fraction(L66_L188["k_typical"])
     ev = {"rows": rows, "note": "the paper's own experiments (Tables 3-5) use k = 5, 6, 7 epochs; (7) still holds there",
-          "margin_unit": "relative: (k_max of the experiments - 50)/50"}
+          "margin_unit": "relative: (k_max of the experiments - 50)/50",
+          "domain": "the paper's own experiments (Tables 3-5), against which 'generally' is tested"}
     margin = (max(ks) - typical) / typical
     if margin >= 0:
         return Verdict("holds", "exact", float(margin), ev, arithmetic=("rational", "sympy"))
