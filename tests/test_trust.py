@@ -39,8 +39,6 @@ KNOWN_MISSING_DOMAIN = frozenset({
     "000.thm-2.1.round-sum", "000.thm-2.1.t-le-tglob", "000.thm-2.1.wait-consistency",
     "000.thm-2.1.wait-invariant", "000.thm-2.2.optimality-factor", "002.lemma-B3.conclusion.certified",
     "002.lemma-B3.moment-14.certified", "002.lemma-B3.tail-13.certified",
-    "002.tables-10-11.caption-reference", "002.text.L188-k-epochs", "002.text.L280-T-350000",
-    "002.text.L286-percentages", "002.text.L66-e-eps", "002.thm-3.1.theta-6.85",
     "004.eq-16.threshold",
     "004.eq-21.region", "004.lemma-7.young-step", "004.lemma-9.poisson", "004.lemma-9.uniform",
     "004.sec-6.split-arithmetic", "004.table-1.nonconvex-curvature-factor", "004.table-2.ls-beats-almost-all",
