@@ -9,6 +9,7 @@ certainly negative ball inside the hypothesis region (a test recomputes it), ``o
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import mpmath
@@ -108,7 +109,23 @@ def check_lemma_d1_conclusion() -> Verdict:
                                "region": dict(region, sigma=[D1_SIGMA_CORRECTED, sc["sigma_max"]]), "boxes": fixed.boxes,
                                "open_boxes_left": fixed.open_boxes[:OPEN_BOXES_SHOWN],
                                "min_certified_margin": fixed.min_margin}
-    return v
+    v.evidence["domain"] = (f"searched: lam in [1, {sc['d1_lam_max']}], sigma in [{SIGMA_MIN_000}, {float(tc.SIGMA_MIN_002):.6g}], "
+                            f"every admissible q (Arb boxes); corrected: sigma in [{D1_SIGMA_CORRECTED}, {sc['sigma_max']}] covered")
+    if v.status != "refuted":
+        return dataclasses.replace(v, arithmetic=("arb", "mpmath"))
+    from theory.async_fl.privacy import lemma_d1_readings
+
+    ce = v.counterexample
+    why = (f"Arb boxes find a point of the lemma's hypothesis region where alpha(lam) exceeds the bound: lam = {ce['lam']}, "
+           f"sigma = {float(ce['sigma']):.6g}, q = {float(ce['q']):.4g} (certified margin {v.margin:.4g}). As q -> 0 the bound "
+           f"over q^2 tends to lam(lam+1)/sigma^2 and alpha/q^2 to lam(lam+1)(e^(1/sigma^2) - 1)/2, which is larger for "
+           f"sigma < {1 / math.sqrt(root):.6f}; seed 002 states the lemma with sigma >= 216/215. With sigma >= "
+           f"{D1_SIGMA_CORRECTED} added the bound is certified on the whole region ({fixed.status}, {fixed.boxes} boxes, "
+           f"smallest margin {fixed.min_margin:.3g}); every theorem of the paper assumes sigma >= 1.137 (L196).")
+    readings = lemma_d1_readings("refuted", v.margin, why, "holds" if fixed.status == "certified" else "open",
+                                 fixed.min_margin, f"certified on sigma in [{D1_SIGMA_CORRECTED}, {sc['sigma_max']}]: "
+                                                   f"{fixed.status}, smallest margin {fixed.min_margin:.3g}")
+    return dataclasses.replace(v, why=why, readings=readings, arithmetic=("arb", "mpmath"))
 
 
 @claim(id="000.r0.sigma-threshold.certified", seed="000", result="Theorem 3.2", role="constant", lines="L1330-1336",
@@ -129,9 +146,12 @@ def check_u_threshold() -> Verdict:
             f"(sympy: d/dsigma sqrt(sigma)/(sigma - r0) = -(sigma + r0)/(2 sqrt(sigma)(sigma - r0)^2): {derivative_ok}), "
             "so the claim holds for every sigma >= 1.137" if derivative_ok else "derivative identity failed: beyond sigma_max open")
     v = certificate_verdict(cert, region, note)
+    v.evidence["domain"] = (f"sigma in [{SIGMA_THRESHOLD_000}, {sc['sigma_max']}] x r0 in [0, (sqrt3-1)/16] by Arb boxes; "
+                            f"larger sigma by the monotonicity shown in sympy")
     if v.status == "holds" and derivative_ok:
         v.evidence["covers"] = "sigma >= 1.137 (unbounded: certificate + monotonicity)"
-    return v
+    return dataclasses.replace(v, arithmetic=("arb", "sympy"),
+                               why="" if v.status == "holds" else (v.reason or f"certificate {v.status}"))
 
 
 @claim(id="000.C2.sqrt-bound.certified", seed="000", result="Theorem C.2.2", role="proof-step", lines="L721-L727",
@@ -144,9 +164,10 @@ def check_sqrt_bound() -> Verdict:
     note = ("compact coordinates cover the whole (unbounded) hypothesis region t >= max{M_0, e^2}, M_0 >= 0; "
             "margin = (right^2 - left^2) ln t / t (theory.async_fl.certified.sqrt_bound_margin)")
     v = certificate_verdict(cert, region, note)
+    v.evidence["domain"] = "whole stated domain: v = 1/ln t in [0, 1/2], mu = M_0/t in [0, 1] by Arb boxes"
     if v.status == "holds":
         v.evidence["covers"] = "every M_0 >= 0 and t >= max{M_0, e^2} (no bounded part left out)"
-    return v
+    return dataclasses.replace(v, arithmetic=("arb",), why="" if v.status == "holds" else (v.reason or f"certificate {v.status}"))
 
 
 __all__ = ["check_lemma_d1_conclusion", "check_u_threshold", "check_sqrt_bound", "u_threshold_margin",

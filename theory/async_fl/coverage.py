@@ -134,8 +134,17 @@ def sampling() -> Verdict:
                 "reading": "the moment is dominated by the record being drawn many times (tiny probability, huge shift); "
                            "a lower bound on the round's alpha(lambda), which is a max over instances (L822). For the "
                            "(epsilon, delta) consequence see 000.coverage.theorem-range"}
+    evidence["margin_unit"] = "absolute, in log-moment units: Lemma D.1's bound - the instance's alpha(lambda)"
     if hyp["all"] and lower > bound:
-        return Verdict("refuted", "numeric", margin=float(bound - lower), evidence=evidence,
+        why = (f"A round of Algorithm 2.1 draws its s = {s} records uniformly WITH replacement (L94), so an added record "
+               f"appears K ~ Bin({s}, 1/{N}) times, not once with probability q = s/N as Lemma D.1's mechanism has it (L836). "
+               f"With the added record's clipped gradient C e1 and the others 0, the round's log moment at lambda = {lam}, "
+               f"sigma = {sigma} is at least {float(lower):.6g} (the record drawn many times: tiny probability, huge shift), "
+               f"against Lemma D.1's bound {float(bound):.3g} (its hypotheses hold here) and the Poisson value "
+               f"{float(poisson):.3g}. Theorem 3.1's proof, which composes Lemma D.1 over the rounds, does not cover the "
+               f"algorithm's sampling; whether the (epsilon, delta) survives is 000.coverage.theorem-range (open) and, for "
+               f"the printed guarantees, the as-run claims (000.*.as-run-with-replacement).")
+        return Verdict("refuted", "numeric", margin=float(bound - lower), evidence=evidence, why=why, arithmetic=("mpmath",),
                        counterexample={**SAMPLING_POINT, "alpha_lower": float(lower), "lemma_bound": float(bound)})
     return Verdict("open", "numeric", evidence=evidence,
                    reason="the lower bound does not exceed the lemma's bound here; an upper bound would be needed")
@@ -192,8 +201,17 @@ def recursion() -> Verdict:
                 "convex_quadratic (s = 4)": str(convex),
                 "scope": "non-convex losses (the DP experiments use LeNet, Fig 13) or steps eta L > 2 break the C bound; "
                          "for convex 1-D quadratics with eta L <= 2 the shift stays <= C"}
+    evidence["margin_unit"] = "absolute, in units of C: C - the shift of the round's sum"
     if delta > pt["C"]:
-        return Verdict("refuted", "numeric", margin=float(pt["C"] - delta), evidence=evidence,
+        why = (f"Algorithm 2.1 moves w_hat inside the round (L110), so the gradients after the added record's depend on it: "
+               f"with f(w; xi) = 1 - cos(w - xi) (1-smooth, |grad| <= C = 1, clipping inactive), eta = 1/2, s = {pt['s']}, the "
+               f"round's sum moves by {float(delta):.4g} C when the first draw is the added record instead of another "
+               f"(s = 1..8: {', '.join(f'{x:.3g}' for x in by_s)}), not by at most C as the reduction to N(0, C^2 sigma^2) vs "
+               f"N(C, C^2 sigma^2) (L858-860) needs. At s = 16 the shift is {delta16:.4g} C; the constant baseline's "
+               f"certified epsilon at that sensitivity is at least {effect['epsilon_lower at the instance' + chr(39) + 's sensitivity']:.4g} "
+               f"against {effect['epsilon_upper at sensitivity C']:.4g} at sensitivity C. For convex 1-D quadratics with "
+               f"eta L <= 2 the shift stays <= C ({convex} at s = 4); the DP experiments include non-convex LeNet (Fig 13).")
+        return Verdict("refuted", "numeric", margin=float(pt["C"] - delta), evidence=evidence, why=why, arithmetic=("mpmath", "sympy"),
                        counterexample={**pt, "delta/C": float(delta)})
     return Verdict("holds", "numeric", evidence=evidence)
 
@@ -213,9 +231,11 @@ def one_noisy_sum() -> Verdict:
                 "note": "the mechanism (L830) writes unclipped gradients; the algorithm sums clipped ones (L102), "
                         "which is what the sensitivity-C reduction needs; the local model also receives +eta n "
                         "(000.alg.noise-sign) but is not released"}
+    evidence["domain"] = "one round of three draws, the noise a symbol (the identity U - U_without_noise = n is symbolic)"
     if ok:
-        return Verdict("holds", "exact", margin=0.0, evidence=evidence)
-    return Verdict("refuted", "exact", evidence=evidence, counterexample={"noise_draws": noise_draws})
+        return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("sympy",))
+    return Verdict("refuted", "exact", evidence=evidence, counterexample={"noise_draws": noise_draws}, arithmetic=("sympy",),
+                   why=f"the round draws noise {noise_draws} times")
 
 
 #: points of 000.coverage.theorem-range: sigma = 3 (Example 1's sigma), N_c = 10^4, lambda <= sigma^2.

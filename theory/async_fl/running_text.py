@@ -265,7 +265,7 @@ def check_noise_metric() -> Verdict:
         ok = math.isclose(r["ratio_increasing_over_constant"], metric, rel_tol=0.05)
         return Reading(f"round steps eta_0/(1 + {r['beta']:g} t)", "L234, L1967 (beta not printed)",
                        "holds" if ok else "refuted",
-                       -abs(r["ratio_increasing_over_constant"] - metric) / r["ratio_increasing_over_constant"],
+                       0.0 if ok else -abs(r["ratio_increasing_over_constant"] - metric) / r["ratio_increasing_over_constant"],
                        f"model-noise ratio {r['ratio_increasing_over_constant']:.3g} vs sqrt(T) sigma ratio {metric:.3g}")
     readings = (reading(worst),) + tuple(reading(r) for r in rows if r is not worst)
     return Verdict("refuted", "numeric", margin, ev, counterexample=dict(worst, sqrtT_sigma_ratio=metric), why=why,
