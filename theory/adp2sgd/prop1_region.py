@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import flint
 
+from theory.adp2sgd.utility import CAUSE_C3
 from theory.ledger import Verdict, claim
 
 K_MAX, TAU_PER_K, RHO_MAX = 12, 9, 0.999
@@ -66,7 +67,7 @@ def _decide(K, tau, lo, hi, depth=0) -> tuple[bool, int]:
 
 @claim(id="001.prop-1.region-certificate", seed="001", lines="L153, L159-160, L168-172",
        statement="Corrected Proposition 1: with tau <= 9K (2 <= K <= 12, 0 <= rho <= 0.999) the T condition and eta = K/(B sqrt T) do give C1 > 0, C2 >= 0, C3 <= 1 for every T >= T_min.",
-       recorded="holds-with-correction", result="Proposition 1", role="conclusion")
+       recorded="holds-with-correction", result="Proposition 1", role="conclusion", cause=CAUSE_C3)
 def region_certificate() -> Verdict:
     boxes, failed = 0, []
     with flint.ctx.workprec(64):

@@ -24,7 +24,7 @@ from numerics.certified import certified_epsilon
 from numerics.schedule import Schedule
 from theory.adp2sgd import observation
 from theory.adp2sgd import theorem_2 as t2
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 
 
 def fixed_alpha_gap():
@@ -48,7 +48,20 @@ def first_model_delta(*, m: float, epsilon: float) -> float:
     return observation.mixture_delta(s["B"] / s["n1"], m, epsilon) / s["K"]
 
 
-@claim(id="001.remark-1.intermediate", seed="001", lines="L190-192",
+def recheck_intermediate(cx: dict) -> float:
+    """Theorem 2's hypotheses at the CIFAR-10 point, then the margin from an EVENT {x_1 > m/4} (not the exact
+    closed form the check uses): delta(eps_1) >= (1/K)(P(S) - e^eps Q(S)) for the single model w_k^1."""
+    from theory.adp2sgd import sensitivity
+
+    s, pt = t2.CIFAR, {"epsilon": 10.0, "delta": cx["delta"], "mu": 0.5}
+    if not t2.hypotheses_hold(**pt, **s) or cx["t"] != 1:
+        raise HypothesisFails("the recheck is written for t = 1 at the CIFAR-10 point")
+    sigma = math.sqrt(t2.sigma2(**pt, T=s["T"], K=s["K"], n1=s["n1"]))
+    one, _ = sensitivity.one_step_delta_lower(gamma_k=cx["gamma_k"], shift_over_std=2.0 / sigma, epsilon=cx["epsilon_t"])
+    return (pt["delta"] - one / s["K"]) / pt["delta"]
+
+
+@claim(id="001.remark-1.intermediate", seed="001", lines="L190-192", recheck=recheck_intermediate,
        statement="At each iteration t, the intermediate model w_k^t is (sqrt(t/T) eps, delta)-DP.",
        recorded="refuted", result="Remark 1", role="conclusion")
 def intermediate() -> Verdict:

@@ -22,7 +22,7 @@ from scipy.stats import binom, norm
 
 from theory.adp2sgd import observation
 from theory.adp2sgd import theorem_2 as t2
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 
 
 def summed_gradient(per_sample: np.ndarray) -> np.ndarray:
@@ -49,7 +49,19 @@ def worst_pair_integer(*, G: int, B: int, d: int = 3):
     return batch, neighbour
 
 
-@claim(id="001.thm-2.sensitivity", seed="001", lines="L102-103, L544, L516-522",
+def recheck_sensitivity(cx: dict) -> float:
+    """Rebuild the two batches from the counterexample (numpy), check every gradient norm <= G, return the margin
+    (2G/B - ||g - g'||) / ||g - g'||."""
+    G, B = cx["G"], cx["B"]
+    x = np.array([cx["per_sample_gradient_replaced"]] + [cx["other_record_gradient"]] * (B - 1), dtype=float)
+    x_prime = np.array([cx["per_sample_gradient_replacing"]] + [cx["other_record_gradient"]] * (B - 1), dtype=float)
+    if np.any(np.linalg.norm(np.vstack([x, x_prime]), axis=1) > G * (1 + 1e-12)):
+        raise HypothesisFails("a per-sample gradient exceeds G (f_i G-Lipschitz)")
+    shift = float(np.linalg.norm(summed_gradient(x) - summed_gradient(x_prime)))
+    return (2 * G / B - shift) / shift
+
+
+@claim(id="001.thm-2.sensitivity", seed="001", lines="L102-103, L544, L516-522", recheck=recheck_sensitivity,
        statement="The l2-sensitivity of the noised quantity g (sum of B gradients of norm <= G) under replace-one is at most 2G/B.",
        recorded="refuted", result="Theorem 2", role="proof-step", cause="001-sensitivity-sum-vs-mean")
 def sensitivity() -> Verdict:
@@ -74,6 +86,7 @@ def sensitivity() -> Verdict:
                              "margin_unit": "(claimed - realized) / realized"},
                    counterexample={"per_sample_gradient_replaced": [G, 0, 0], "per_sample_gradient_replacing": [-G, 0, 0],
                                    "other_records": f"{B - 1} records with gradient [-G, 0, 0]", "shift_of_g": shift,
+                                   "other_record_gradient": [-G, 0, 0], "G": G, "B": B,
                                    "claimed": float(claimed)},
                    why=f"Algorithm 1 adds the noise to the SUM g of B per-sample gradients (L102-103, (23) L542), whose "
                        f"replace-one sensitivity is 2G: one record moving from +G e1 to -G e1 moves g by {shift}G, "
@@ -115,7 +128,18 @@ def final_models_delta(*, m: float, epsilon: float) -> float:
     return observation.sum_delta_lower(T=s["T"], p=s["B"] / s["n1"] / s["K"], m=m, eps=epsilon)
 
 
-@claim(id="001.thm-2.guarantee", seed="001", lines="L180-186, L102-103",
+def recheck_guarantee(cx: dict) -> float:
+    """Theorem 2's hypotheses at the counterexample's (eps, delta, mu) on the CIFAR-10 setting, then the margin from
+    the EXACT one-step delta of the realizable pair (observation.mixture_delta, not the event the check uses)."""
+    s, pt = t2.CIFAR, {k: cx[k] for k in ("epsilon", "delta", "mu")}
+    if not t2.hypotheses_hold(**pt, **s):
+        raise HypothesisFails(f"Theorem 2's hypotheses fail at {pt}")
+    sigma = math.sqrt(t2.sigma2(**pt, T=s["T"], K=s["K"], n1=s["n1"]))
+    d = float(binom.sf(0, s["T"], 1.0 / s["K"])) * observation.mixture_delta(s["B"] / s["n1"], 2.0 / sigma, pt["epsilon"])
+    return (pt["delta"] - d) / pt["delta"]
+
+
+@claim(id="001.thm-2.guarantee", seed="001", lines="L180-186, L102-103", recheck=recheck_guarantee,
        statement="A(DP)2SGD with sigma^2 = 20G^2T alpha/(K^2 n^2 mu eps) is (eps, delta)-DP whenever the eps condition and (7) hold.",
        recorded="refuted", result="Theorem 2", role="conclusion", cause="001-sensitivity-sum-vs-mean")
 def guarantee() -> Verdict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 
 # symbols: eta, B, L, K, tau, rho-bar, T, and the Theorem 1 data
 eta, B, L, K, tau, rb, T = sp.symbols("eta B L K tau rhobar T", positive=True)
@@ -62,6 +62,9 @@ def step_size_substitution() -> Verdict:
                    counterexample=None if ok else {"residual": str(residual)}, arithmetic=("sympy",))
 
 
+#: the one error behind the Proposition 1 findings: its T condition does not secure Theorem 1's C3 <= 1
+CAUSE_C3 = "001-prop1-c3-not-secured"
+
 #: a point with T at Proposition 1's bound (exact rationals: sqrt(rho) = 67/100 is rational).
 COUNTEREXAMPLE = {"K": 2, "tau": 44, "sqrt_rho": sp.Rational(67, 100), "L": sp.Rational(1, 60), "B": 1}
 
@@ -87,9 +90,20 @@ def arb_constants(point: dict):
         return prop1_region.margins(int(point["K"]), int(point["tau"]), flint.arb(int(r.p)) / int(r.q))
 
 
+def recheck_conditions(cx: dict) -> float:
+    """Check K >= 2, tau >= 0, 0 <= rho < 1 and T = T_min (so T >= T_min); return the upper end of the ball of
+    1 - C3 (negative: C3 > 1) computed in x = eta B L (prop1_region.margins)."""
+    point = {"K": int(cx["K"]), "tau": int(cx["tau"]), "sqrt_rho": sp.Rational(cx["sqrt_rho"])}
+    if point["K"] < 2 or point["tau"] < 0 or not 0 <= point["sqrt_rho"] < 1:
+        raise HypothesisFails(f"outside Theorem 1's setting: {point}")
+    _, _, one_minus_c3 = arb_constants(point)
+    return float(one_minus_c3.upper())
+
+
 @claim(id="001.prop-1.conditions-imply-c1-c2-c3", seed="001", lines="L153, L159-160, L168-172",
+       recheck=recheck_conditions,
        statement="T >= L^2K^2 max{...} (Proposition 1) with eta = K/(B sqrt T) meets Theorem 1's conditions C1 > 0, C2 >= 0, C3 <= 1.",
-       recorded="refuted", result="Proposition 1", role="proof-step")
+       recorded="refuted", result="Proposition 1", role="proof-step", cause=CAUSE_C3)
 def conditions() -> Verdict:
     T_, C1, C2, C3 = evaluate_at(COUNTEREXAMPLE)
     C1v, C2v, C3v = (sp.N(c, 30) for c in (C1, C2, C3))
@@ -137,7 +151,7 @@ def c2_lower_bound_chain():
 
 @claim(id="001.prop-1.rate-with-c3", seed="001", lines="L153, L159-160, L168-174, L445-451",
        statement="Proposition 1's rate (2(F(w0)-F*) + 2L(varsigma^2/B + 6 upsilon^2 + d sigma^2/B^2))/sqrt T follows from Theorem 1 at every T >= T_min.",
-       recorded="holds-with-correction", result="Proposition 1", role="conclusion")
+       recorded="holds-with-correction", result="Proposition 1", role="conclusion", cause=CAUSE_C3)
 def rate_with_c3() -> Verdict:
     # (1) C2 in x = eta B L: (K/(eta B)) C2 == 1/2 - x/K - 2x^2tau^2/K^2 - (4x^2 + 24x^3/K + 48x^4tau^2/K^2) I/C1
     x = sp.symbols("x", positive=True)

@@ -24,7 +24,7 @@ import numpy as np
 from theory.adp2sgd import observation, sensitivity
 from theory.adp2sgd import subsampled_rdp as sr
 from theory.adp2sgd import theorem_2 as t2
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 
 
 def revealed_worker(W_before: np.ndarray, A: np.ndarray, W_after: np.ndarray) -> int:
@@ -39,7 +39,18 @@ def public_worker_rdp(*, K: int, gamma_k: float, s2: float, alpha: float) -> flo
     return math.log1p(math.expm1((alpha - 1) * d_k) / K) / (alpha - 1)
 
 
+def recheck_worker_choice(cx: dict) -> float:
+    """Lemma 2's region at the counterexample (paper's gamma), then (claimed - public-worker D_alpha) / D_alpha."""
+    s = t2.CIFAR
+    gamma = t2.paper_gamma(B=s["B"], K=s["K"], n1=s["n1"])
+    if not sr.in_region(gamma, cx["s2"], cx["alpha"]):
+        raise HypothesisFails("the point is outside Lemma 2's region")
+    lower = public_worker_rdp(K=cx["K"], gamma_k=cx["gamma_k"], s2=cx["s2"], alpha=cx["alpha"])
+    return (sr.lemma2_bound(gamma, cx["s2"], cx["alpha"]) - lower) / lower
+
+
 @claim(id="001.thm-2.worker-choice-amplification", seed="001", lines="L100-101, L380-381, L546",
+       recheck=recheck_worker_choice,
        statement="Each iteration is (alpha, 5 gamma^2 alpha Delta^2/sigma^2)-RDP with gamma = B/(K n_(1)) (worker draw and batch draw as one subsampling).",
        recorded="refuted", result="Theorem 2", role="proof-step", cause="001-worker-draw-public")
 def worker_choice() -> Verdict:
