@@ -17,12 +17,13 @@ step smaller by up to that ratio over 2.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import sympy
 
 from repro.edge_fl import stage_schedule  # Algorithm 1 lines 6-8, 16-17: the one implementation
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 from theory.mapa import CAUSE_LAPLACE_1D
 from theory.mapa.decide import status
 from theory.mapa.theorem3 import defaults, delta_s0
@@ -116,20 +117,34 @@ def table2_update() -> Verdict:
     table2 = 2 * math.sqrt(2 * st.delta_b / (st.p * 6)) / b
     alg1 = 0.5 * st.delta_s
     never_clamped = not any(s.clamped for s in default_schedule(n_stages=30))
-    return Verdict(status(printed_holds=math.isclose(table2, alg1)), "numeric", margin=-abs(alg1 - table2) / alg1,
-                   evidence={"identity_when_P_unclamped": bool(unclamped),
-                             "defaults_epsilon_0.1_never_clamp": never_clamped,
-                             "margin_unit": "relative to Algorithm 1's theta Delta S_s (minus the absolute difference: the claim is an identity)"},
-                   counterexample={"epsilon_0": 1.0, "sigma": 30, "b": 12, "L": 10, "tau": 5, "theta": 0.5, "delta": 1e-3,
-                                   "Delta_S0": st.delta_s, "P_clamped_to_1": st.clamped,
-                                   "table_II_Delta_S1": table2, "algorithm_1_Delta_S1": alg1},
-                   why=(f"Table II's 2 sqrt(Delta_s)/b equals theta Delta S_s exactly when P takes the value of (16) (sympy: "
-                        f"{bool(unclamped)}), but Table II clamps P at max(., 1): at epsilon_0 = 1 and the testbed defaults P is "
-                        f"clamped and Table II gives Delta S_1 = {table2:.2f} against Algorithm 1's theta Delta S_0 = {alg1:.2f}. "
-                        f"The two specifications of MAPA differ there (at epsilon_0 = 0.1 P never clamps: {never_clamped}); "
-                        "the difference is one of utility, not privacy, as long as clip and noise use the same Delta S. Delta_s is not "
-                        "defined in the paper; read as Sec. 6.2's 2 Delta_b/(P(tau+1)) (L371)."),
-                   arithmetic=("sympy", "float"))
+    v = Verdict(status(printed_holds=math.isclose(table2, alg1)), "numeric", margin=-abs(alg1 - table2) / alg1,
+                evidence={"identity_when_P_unclamped": bool(unclamped),
+                          "defaults_epsilon_0.1_never_clamp": never_clamped,
+                          "margin_unit": "relative to Algorithm 1's theta Delta S_s (minus the absolute difference: the claim is an identity)"},
+                counterexample={"epsilon_0": 1.0, "sigma": 30, "b": 12, "L": 10, "tau": 5, "theta": 0.5, "delta": 1e-3,
+                                "Delta_S0": st.delta_s, "P_clamped_to_1": st.clamped,
+                                "table_II_Delta_S1": table2, "algorithm_1_Delta_S1": alg1},
+                why=(f"Table II's 2 sqrt(Delta_s)/b equals theta Delta S_s exactly when P takes the value of (16) (sympy: "
+                     f"{bool(unclamped)}), but Table II clamps P at max(., 1): at epsilon_0 = 1 and the testbed defaults P is "
+                     f"clamped and Table II gives Delta S_1 = {table2:.2f} against Algorithm 1's theta Delta S_0 = {alg1:.2f}. "
+                     f"The two specifications of MAPA differ there (at epsilon_0 = 0.1 P never clamps: {never_clamped}); "
+                     "the difference is one of utility, not privacy, as long as clip and noise use the same Delta S. Delta_s is not "
+                     "defined in the paper; read as Sec. 6.2's 2 Delta_b/(P(tau+1)) (L371)."),
+                arithmetic=("sympy", "float"))
+    # the other reading of the undefined Delta_s: the stage's Delta_b itself (line 17), at both epsilon_0
+    alt = []
+    for e0 in (1.0, eps):
+        s0 = default_schedule(n_stages=1, eps0=e0)[0]
+        t2, a1 = 2 * math.sqrt(s0.delta_b) / b, 0.5 * s0.delta_s
+        alt.append((e0, t2, a1, -abs(a1 - t2) / a1))
+    alt_status = status(printed_holds=all(math.isclose(t2, a1) for _, t2, a1, _ in alt))
+    readings = (Reading("Delta_s is the squared gradient-norm estimate 2 Delta_b/(P(tau+1)) of Sec. 6.2", "L371, L470",
+                        v.status, v.margin, v.why),
+                Reading("Delta_s is the stage's Delta_b (Algorithm 1 line 17)", "L427, L470", alt_status,
+                        min(m for *_, m in alt),
+                        "; ".join(f"at epsilon_0 = {e0:g} Table II gives {t2:.2f} against theta Delta S_0 = {a1:.2f}"
+                                  for e0, t2, a1, _ in alt) + ": no agreement even when P is not clamped"))
+    return dataclasses.replace(v, readings=readings)
 
 
 @claim(id="003.alg-1.line-17-variance", seed="003", lines="L427, L406",

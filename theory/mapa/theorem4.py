@@ -217,12 +217,14 @@ def proof_coefficients() -> Verdict:
 def eq31_justification() -> Verdict:
     a, b = sympy.symbols("a b", real=True)  # one coordinate suffices for the identity
     gap = sympy.expand(2 * (a - b) ** 2 + 2 * b ** 2 - a ** 2 - (a - 2 * b) ** 2)
-    return Verdict(status(printed_holds=2 ** 2 <= (2 - 1) ** 2 + 1 ** 2, corrected_holds=gap == 0), "symbolic", margin=0.0,
-                   evidence={"printed_inequality_fails_at": {"a": 2, "b": 1, "||a||^2": 4, "||a-b||^2+||b||^2": 2},
+    a0, b0 = 2, 1  # one coordinate: the printed inequality at a = 2, b = 1
+    lhs, rhs = a0 ** 2, (a0 - b0) ** 2 + b0 ** 2
+    return Verdict(status(printed_holds=lhs <= rhs, corrected_holds=gap == 0), "symbolic", margin=0.0,
+                   evidence={"printed_inequality_fails_at": {"a": a0, "b": b0, "||a||^2": lhs, "||a-b||^2+||b||^2": rhs},
                              "true_inequality": "||a||^2 <= 2||a-b||^2 + 2||b||^2 since the gap is ||a-2b||^2",
                              "gap_identity_holds": bool(gap == 0)},
                    reason="correction: the justification needs the factor 2 that (31) does use; (31) itself is right.",
-                   why=("The stated ||a||^2 <= ||a-b||^2 + ||b||^2 fails (a = 2, b = 1: 4 > 2); the true "
+                   why=(f"The stated ||a||^2 <= ||a-b||^2 + ||b||^2 fails (a = {a0}, b = {b0}: {lhs} > {rhs}); the true "
                         "||a||^2 <= 2||a-b||^2 + 2||b||^2 holds since the gap is ||a - 2b||^2 (sympy identity: "
                         f"{bool(gap == 0)}), and it is the inequality (31) actually uses: a slip in the justification, no "
                         "change to the proof."),
