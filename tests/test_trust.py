@@ -39,11 +39,6 @@ KNOWN_MISSING_DOMAIN = frozenset({
     "000.thm-2.1.round-sum", "000.thm-2.1.t-le-tglob", "000.thm-2.1.wait-consistency",
     "000.thm-2.1.wait-invariant", "000.thm-2.2.optimality-factor", "002.lemma-B3.conclusion.certified",
     "002.lemma-B3.moment-14.certified", "002.lemma-B3.tail-13.certified",
-    "004.eq-16.threshold",
-    "004.eq-21.region", "004.lemma-7.young-step", "004.lemma-9.poisson", "004.lemma-9.uniform",
-    "004.sec-6.split-arithmetic", "004.table-1.nonconvex-curvature-factor", "004.table-2.ls-beats-almost-all",
-    "004.table-3.ls-beats-every-cell", "004.table-4.js-th-below-ls", "004.table-5.consistently-better",
-    "004.table-6.ls-beats-every-cell",
 })
 #: refuted claims without claim(recheck=) (for the audit, issue 17, and the paper owners to empty)
 KNOWN_WITHOUT_RECHECK = frozenset({
@@ -74,8 +69,6 @@ KNOWN_WITHOUT_RECHECK = frozenset({
     "002.thm-3.1.sigma-form-C3", "002.thm-3.1.sigma-form-E", "002.thm-3.1.sigma-form-abstract",
     "002.thm-3.1.theta-6.85", "002.thm-3.2.factor-2gamma-tables", "002.thm-3.2.factor-4-abstract",
     "002.thm-B1.moments-accountant", "002.thmB4.eq39",
-    "004.eq-21.region", "004.lemma-7.young-step",
-    "004.table-1.nonconvex-curvature-factor", "004.table-3.ls-beats-every-cell",
     "004.table-3.uniform-certified", "004.table-4.uniform-certified", "004.table-5.caption-certified",
     "004.table-6.uniform-certified",
 })

@@ -10,3 +10,8 @@ thresholds), ``subsampled_rdp`` (Lemmas 2-3 against the WBK bound and the exact 
 ``convergence`` (Theorem 3, Lemmas 7-8, Corollary 1, Fig. S9(c)), ``wbk`` (the WBK bound),
 ``runs`` (the MNIST experiments' settings) and ``figures`` (claims read from the full runs' CSVs).
 """
+
+#: the paper as the report names it (seed file L1; authors L3-L19, in the order the paper lists them)
+TITLE = "Differentially Private Federated Learning with Laplacian Smoothing"
+AUTHORS = "Zhicong Liang, Bao Wang, Quanquan Gu, Stanley Osher, Yuan Yao"
+SEED = "004_da72e1d6878ba772.txt"

@@ -39,7 +39,7 @@ def uniform_points() -> list:
 
 @claim(id="004.privacy.fixed-order-vs-adaptive", seed="004", lines="L188-L192, L302, L310, L329, L369",
        statement="Accounting one fixed order of the replace-one pair (what a naive fixed-pair analysis would report) understates the privacy loss in this paper's uniform-sampling settings (fixed-size client subsets, replace-one).",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="method")
 def fixed_order_vs_adaptive() -> Verdict:
     labelled = uniform_points()
     res = sweep(gap_point, [p for _, p in labelled], backend="serial", desc="004 fixed order vs adaptive")

@@ -135,19 +135,19 @@ def _theorem_identities(c, sens_factor, per_step_den):
 
 @claim(id="004.thm-1.identities", seed="004", lines="L188-L192, L430-L455",
        statement="Theorem 1's algebra: noise (9) makes each step (alpha, lambda eps/(7 tau^2 T))-RDP at sensitivity 2L/S, Lemma 2 gives lambda eps/T, T steps and Lemma 1 at alpha = log(1/delta)/((1-lambda)eps)+1 give eps, and (9) at that alpha is (4) squared.",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="proof-step")
 def thm1_identities() -> Verdict:
     ok = _theorem_identities(14, 2, 7)
-    return Verdict("holds" if all(ok.values()) else "refuted", "symbolic", 0.0, evidence=ok,
+    return Verdict("holds" if all(ok.values()) else "refuted", "symbolic", 0.0, evidence=ok, arithmetic=("sympy",),
                    counterexample=None if all(ok.values()) else ok)
 
 
 @claim(id="004.thm-2.identities", seed="004", lines="L206-L210, L457-L473",
        statement="Theorem 2's algebra: noise (12) makes each step (alpha, lambda eps/(4 tau^2 T))-RDP at sensitivity L/S, Lemma 3 gives lambda eps/T, and (12) at alpha = log(1/delta)/((1-lambda)eps)+1 is (5) squared.",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="proof-step")
 def thm2_identities() -> Verdict:
     ok = _theorem_identities(2, 1, 4)
-    return Verdict("holds" if all(ok.values()) else "refuted", "symbolic", 0.0, evidence=ok,
+    return Verdict("holds" if all(ok.values()) else "refuted", "symbolic", 0.0, evidence=ok, arithmetic=("sympy",),
                    counterexample=None if all(ok.values()) else ok)
 
 
@@ -170,14 +170,14 @@ def _feasible_claim(s: Sampling) -> Verdict:
 
 @claim(id="004.thm-1.feasible-at-table-2", seed="004", lines="L188-L192, L310, L314",
        statement="Theorem 1's conditions can be met (some lambda in (0,1) at the bound) at the Table 2 budgets eps = 6..9 in the MNIST uniform setting (N = 1000, tau = 0.05, T = 30, delta = 1/N^1.1).",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="hypothesis")
 def thm1_feasible() -> Verdict:
     return _feasible_claim(UNIFORM)
 
 
 @claim(id="004.thm-2.feasible-at-table-2", seed="004", lines="L206-L210, L310, L314",
        statement="Theorem 2's conditions can be met at the Table 2 budgets eps = 6..9 in the MNIST Poisson setting (N = 500, tau = 0.05, T = 30, delta = 1/N^1.1).",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="hypothesis")
 def thm2_feasible() -> Verdict:
     return _feasible_claim(POISSON)
 
@@ -202,14 +202,14 @@ def _certified_claim(s: Sampling) -> Verdict:
 
 @claim(id="004.thm-1.certified-at-table-2", seed="004", lines="L188-L192, L314",
        statement="At the Table 2 budgets (MNIST uniform), the noise Theorem 1 prescribes is (eps, 1/N^1.1)-DP for fixed-size sampling under replace-one (sensitivity 2L), by a certified accountant.",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="conclusion")
 def thm1_certified() -> Verdict:
     return _certified_claim(UNIFORM)
 
 
 @claim(id="004.thm-2.certified-at-table-2", seed="004", lines="L206-L210, L314",
        statement="At the Table 2 budgets (MNIST Poisson), the noise Theorem 2 prescribes is (eps, 1/N^1.1)-DP for Poisson sampling under add/remove (sensitivity L, fixed denominator), by a certified accountant.",
-       recorded="holds")
+       recorded="holds", result="Theorem 2", role="conclusion")
 def thm2_certified() -> Verdict:
     v = _certified_claim(POISSON)
     v.evidence["denominator"] = ("Algorithm 1 divides by the realised S = |S_t| (L120-121), which under Poisson "
@@ -228,7 +228,7 @@ def theorem_orders(s: Sampling):
 
 @claim(id="004.lemmas-2-3.at-theorem-orders", seed="004", lines="L180-L200, L188-L210, L314",
        statement="Lemmas 2 and 3 hold at the (tau, nu^2, alpha) where Theorems 1-2 apply them for the Table 2 budgets (alpha = log(1/delta)/((1-lambda)eps)+1, between 1.8 and 2.4).",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="proof-step")
 def lemmas_at_theorem_orders() -> Verdict:
     from theory.dp_fed_ls.subsampled_rdp import exact_poisson_rdp
 
@@ -245,7 +245,8 @@ def lemmas_at_theorem_orders() -> Verdict:
                      "poisson_lower": lower})
     decided = worst3 >= 0 and worst2_upper >= 0
     status = "holds" if decided else ("refuted" if min(worst3, worst2_lower) < 0 else "open")
-    return Verdict(status, "numeric", min(worst3, worst2_upper), evidence={"rows": rows, "lemma3_margin": worst3,
+    return Verdict(status, "numeric", min(worst3, worst2_upper), arithmetic=("mpmath", "float"),
+                   evidence={"rows": rows, "lemma3_margin": worst3,
                    "lemma2_margin_vs_wbk_upper": worst2_upper, "lemma2_margin_vs_lower": worst2_lower},
                    reason="" if decided else "Lemma 3 holds at its points (exact RDP); Lemma 2 is below WBK's Corollary 10 "
                    "bound at these fractional orders and above the exact lower bound: undecided. Theorem 1's conclusion "
@@ -254,9 +255,12 @@ def lemmas_at_theorem_orders() -> Verdict:
 
 @claim(id="004.thm-2.realised-denominator", seed="004", lines="L98-L104, L461",
        statement="Theorem 2's accounting covers Algorithm 1 as written under Poisson sampling, where the server divides the noisy sum by the realised S = |S_t|.",
-       recorded="open")
+       recorded="open", result="Theorem 2", role="hypothesis")
 def thm2_realised_denominator() -> Verdict:
     return Verdict("open", "numeric", None,
+                   why="Theorem 2's proof takes the query's sensitivity L/S with S fixed (L461); Algorithm 1 divides by "
+                       "the realised S = |S_t| (L100, L104), which a present client raises by one, so the released "
+                       "(sum + n)/|S_t| is a different mechanism; no accountant here bounds it, none refutes it",
                    evidence={"why": "the proof takes Delta(q) <= L/S with S fixed (L493); with S = |S_t| random and "
                                     "data-dependent (a present client raises it by one), the released update is "
                                     "(sum + n)/|S_t|, a different mechanism whose privacy this accounting does not bound",
@@ -275,7 +279,7 @@ LARGE_EPS_FACTOR = 200.0
 
 @claim(id="004.s4.tight-up-to-constant", seed="004", lines="L216, L1054-L1066",
        statement="Theorem 1's closed-form noise is within a constant factor of the noise the WBK accountant needs (S4: N = 500/T = 30, N = 2000/T = 200, N = 2000/T = 1000, tau = 0.05).",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="L216", role="remark")
 def tight_up_to_constant() -> Verdict:
     rows = []
     for n, tau, rounds in S4_SETTINGS:
@@ -295,8 +299,13 @@ def tight_up_to_constant() -> Verdict:
                      "feasible_from_eps": e_min})
     near = [r["ratio"] for r in rows if r["eps_over_threshold"] <= 4]
     far = [r["ratio"] for r in rows if r["eps_over_threshold"] == LARGE_EPS_FACTOR]
+    why = (f"Theorem 1's noise over the noise the WBK accountant needs (sensitivity 2L) is {min(near):.2f}-{max(near):.2f} "
+           f"for eps from the feasibility threshold to 4x it (S4's three settings), but {min(far):.1f}-{max(far):.1f} at "
+           f"{LARGE_EPS_FACTOR:.0f}x the threshold: the closed form stops at its floor nu >= sqrt(8/3) L while the "
+           "accountant's noise keeps falling, so 'up to a constant' holds only on a bounded eps range; below the "
+           "threshold the closed form gives no noise at all")
     return Verdict("holds-with-correction" if min(near) >= 1 and max(near) < 3 else "refuted", "sampled",
-                   min(near) - 1,
+                   min(near) - 1, why=why, arithmetic=("mpmath", "float"),
                    evidence={"points": len(rows), "ratio_range_up_to_4x_threshold": [min(near), max(near)],
                              "ratio_at_200x_threshold": far, "rows": rows,
                              "correction": "within a factor 1.1-2.1 for eps between the feasibility threshold and 4x it; "
@@ -324,7 +333,7 @@ def scan_point(tau: float, rounds: int, eps: float) -> dict:
 
 @claim(id="004.thm-1.certified-scan", seed="004", lines="L188-L192",
        statement="Theorem 1 for any delta, eps: wherever its conditions can be met, the closed-form noise makes fixed-size sampling (replace-one, sensitivity 2L) (eps, delta)-DP.",
-       recorded="holds")
+       recorded="holds", result="Theorem 1", role="conclusion")
 def thm1_certified_scan() -> Verdict:
     from numerics.sweep import sweep
 

@@ -34,7 +34,7 @@ def settings_won(rows):
 
 @claim(id="004.table-2.reproduction", seed="004", lines="L312-L320",
        statement="Table 2 reproduced at CPU scale (real MNIST-5k, 800 clients): DP-Fed-LS beats DP-Fed in almost all (sampling, eps) settings.",
-       recorded="not-reproduced")
+       recorded="not-reproduced", result="Table 2", role="figure")
 def table2_reproduction() -> Verdict:
     rows, rec, source = load("table_004_2")
     won = settings_won(rows)
@@ -53,7 +53,7 @@ def table2_reproduction() -> Verdict:
 
 @claim(id="004.fig-6.membership-inference", seed="004", lines="L386-L398",
        statement="Fig. 6: the non-DP model leaks membership (loss-threshold AUC well above 0.5), DP lowers the AUC, and DP-Fed-LS may lower it further.",
-       recorded="not-reproduced")
+       recorded="not-reproduced", result="Fig 6", role="figure")
 def fig6_membership() -> Verdict:
     rows, rec, source = load("fig_004_6")
     by: dict = {}

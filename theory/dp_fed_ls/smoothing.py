@@ -40,7 +40,7 @@ def d_sigma_closed(d: int, sigma) -> mpmath.mpf:
 
 @claim(id="004.sec-3-1.fft-solve", seed="004", lines="L115-L123",
        statement="(2): A_sigma^{-1} v = ifft(fft(v)/(1 - sigma fft(d))), d = [-2,1,0,...,0,1], equals the dense solve, and 1 - sigma fft(d) are the eigenvalues 1+2sigma-2sigma cos(2 pi i/d).",
-       recorded="holds")
+       recorded="holds", result="Eq. (2)", role="conclusion")
 def fft_solve() -> Verdict:
     rng = np.random.default_rng(4)
     worst, pts = 0.0, 0
@@ -63,21 +63,21 @@ def fft_solve() -> Verdict:
 
 @claim(id="004.thm-3.lambda-min", seed="004", lines="L271, L805-L811",
        statement="Lambda_min = min_i 1/(1+2sigma(1-cos(2 pi i/d))) >= 1/(1+4sigma), so mu_sigma = mu Lambda_min >= mu/(1+4sigma).",
-       recorded="holds")
+       recorded="holds", result="Theorem 3", role="constant")
 def lambda_min() -> Verdict:
     sigma, c = sympy.symbols("sigma c", real=True)
     # 1 + 2 sigma (1 - c) <= 1 + 4 sigma  <=>  2 sigma (1 + c) >= 0, true for sigma >= 0 and c = cos(.) >= -1
     diff = sympy.expand((1 + 4 * sigma) - (1 + 2 * sigma * (1 - c)))
     ok = sympy.simplify(diff - 2 * sigma * (1 + c)) == 0
     odd_gap = float(1 / (1 + 2 * 1.0 * (1 - np.cos(np.pi * 6 / 7))) - 1 / 5)   # d = 7, sigma = 1: strict
-    return Verdict("holds" if ok else "refuted", "symbolic", 0.0,
+    return Verdict("holds" if ok else "refuted", "symbolic", 0.0, arithmetic=("sympy", "float"),
                    evidence={"gap": str(diff), "equality": "iff d is even (cos = -1 at i = d/2)",
                              "d7_sigma1_gap": odd_gap})
 
 
 @claim(id="004.thm-3.effective-dimensions", seed="004", lines="L271, L683-L731",
        statement="d_sigma = sum Lambda_i and d~_sigma = sum Lambda_i^2 are <= d; exactly d_sigma = (d/s)(1+rho^d)/(1-rho^d) with s = sqrt(1+4sigma), so d_sigma/d -> 1/sqrt(1+4sigma) and d~_sigma/d -> (1+2sigma)/(1+4sigma)^{3/2}.",
-       recorded="holds")
+       recorded="holds", result="Theorem 3", role="remark")
 def effective_dimensions() -> Verdict:
     worst = mpmath.mpf(0)
     with mpmath.workdps(MP_DPS):
@@ -101,7 +101,7 @@ def effective_dimensions() -> Verdict:
 
 @claim(id="004.prop-1.bias-variance", seed="004", lines="L127-L140",
        statement="Proposition 1: E||v_LS - v||^2 = sum sigma^2 lambda_i^2/(1+sigma lambda_i)^2 <v,e_i>^2 + sum nu^2/(1+sigma lambda_i)^2.",
-       recorded="holds")
+       recorded="holds", result="Proposition 1", role="conclusion")
 def proposition_1() -> Verdict:
     rng = np.random.default_rng(1)
     worst = 0.0
@@ -121,21 +121,44 @@ def proposition_1() -> Verdict:
                    counterexample=None if worst < 1e-10 else {"max_relative_error": worst})
 
 
-@claim(id="004.lemma-5-6.noise-norms", seed="004", lines="L683-L731",
-       statement="Lemmas 5-6: E||n||^2_{A^-1} = L^2 nu_1^2 d_sigma and E||A^-1 n||^2 = L^2 nu_1^2 d~_sigma (equalities) for n ~ N(0, L^2 nu_1^2 I).",
-       recorded="holds")
-def lemmas_5_6() -> Verdict:
+#: the (d, sigma) at which Lemmas 5-6's traces are compared with their eigenvalue sums
+NOISE_NORM_CASES = ((5, 1.0), (64, 2.0), (333, 0.5))
+
+
+def _noise_norm_error(power: int) -> float:
+    """Largest relative gap between tr(A^-power) (dense inverse) and sum Lambda_i^power over NOISE_NORM_CASES:
+    E||n||^2_{A^-1} = nu^2 tr(A^-1) (power 1, Lemma 5) and E||A^-1 n||^2 = nu^2 tr(A^-2) (power 2, Lemma 6)."""
     worst = 0.0
-    for d, sigma in ((5, 1.0), (64, 2.0), (333, 0.5)):
+    for d, sigma in NOISE_NORM_CASES:
         ainv = np.linalg.inv(ls_matrix(d, sigma))
-        lam = eigenvalues_inverse(d, sigma)
-        worst = max(worst, abs(np.trace(ainv) - lam.sum()) / lam.sum(),
-                    abs(np.trace(ainv @ ainv) - (lam ** 2).sum()) / (lam ** 2).sum())
+        lam = eigenvalues_inverse(d, sigma) ** power
+        worst = max(worst, abs(np.trace(np.linalg.matrix_power(ainv, power)) - lam.sum()) / lam.sum())
+    return float(worst)
+
+
+def _noise_norm_verdict(power: int, **evidence) -> Verdict:
+    worst = _noise_norm_error(power)
+    return Verdict("holds" if worst < 1e-10 else "refuted", "numeric", 1e-10 - worst, arithmetic=("float",),
+                   evidence={"max_relative_error": worst, "cases": [list(c) for c in NOISE_NORM_CASES],
+                             "margin_unit": "1e-10 minus the largest relative error (tolerance of the float check)",
+                             **evidence},
+                   counterexample=None if worst < 1e-10 else {"max_relative_error": worst})
+
+
+@claim(id="004.lemma-5.noise-norm", seed="004", lines="L683-L701",
+       statement="Lemma 5: E||n||^2_{A^-1} = L^2 nu_1^2 d_sigma (so <= holds with equality) for n ~ N(0, L^2 nu_1^2 I), d_sigma = sum_i Lambda_i.",
+       recorded="holds", result="Lemma 5", role="conclusion")
+def lemma5() -> Verdict:
     typo = 1 / (1 - 2 * 1.0 - 2 * 1.0 * np.cos(2 * np.pi))   # the proof's printed Lambda_i (L693) at sigma=1, i=d
-    return Verdict("holds" if worst < 1e-10 else "refuted", "numeric", 1e-10 - worst,
-                   evidence={"max_relative_error": float(worst), "proof_typo": "L693 prints Lambda_i = 1/(1-2sigma-"
-                             f"2sigma cos): at sigma=1, i=d it gives {typo:.4f}, not 1 (sign of 2sigma)"},
-                   counterexample=None if worst < 1e-10 else {"max_relative_error": float(worst)})
+    return _noise_norm_verdict(1, proof_typo="L693 prints Lambda_i = 1/(1-2sigma-2sigma cos): at sigma=1, i=d it gives "
+                                             f"{typo:.4f}, not 1 (sign of 2sigma); L698 uses the right one")
+
+
+@claim(id="004.lemma-6.noise-norm", seed="004", lines="L703-L721",
+       statement="Lemma 6: E||A^-1 n||^2 = L^2 nu_1^2 d~_sigma (so <= holds with equality) for n ~ N(0, L^2 nu_1^2 I), d~_sigma = sum_i Lambda_i^2.",
+       recorded="holds", result="Lemma 6", role="conclusion")
+def lemma6() -> Verdict:
+    return _noise_norm_verdict(2)
 
 
 def _subset_variance(xs, subsets, weights):
@@ -145,7 +168,7 @@ def _subset_variance(xs, subsets, weights):
 
 @claim(id="004.lemma-9.uniform", seed="004", lines="L791-L796",
        statement="Lemma 9 for uniform sampling of S out of N without replacement: E||mean_S - xbar||^2 = (1/S)(1-(S-1)/(N-1)) (1/N) sum ||x_j - xbar||^2; and 1-(S-1)/(N-1) <= 2(1-S/N) (N >= 2).",
-       recorded="holds")
+       recorded="holds", result="Lemma 9", role="conclusion")
 def lemma9_uniform() -> Verdict:
     xs = [Fraction(v) for v in (3, -1, 4, 1, -5, 9)]
     n = len(xs)
@@ -158,15 +181,17 @@ def lemma9_uniform() -> Verdict:
         ok &= var == Fraction(1, s) * (1 - Fraction(s - 1, n - 1)) * pop
     nn, ss = sympy.symbols("N S", positive=True)
     gap = sympy.factor(2 * (1 - ss / nn) - (1 - (ss - 1) / (nn - 1)))
-    return Verdict("holds" if ok else "refuted", "exact", 0.0,
+    return Verdict("holds" if ok else "refuted", "exact", 0.0, arithmetic=("rational", "sympy"),
                    evidence={"exhaustive": "every subset size S of N = 6 rational points, exact fractions",
+                             "domain": "the identity: one data set of N = 6 rationals (3, -1, 4, 1, -5, 9), every S and "
+                                       "every subset; the inequality: symbolic for all 1 <= S <= N, N >= 2",
                              "inequality_gap": str(gap), "inequality_holds_for": "S <= N and N >= 2"},
                    counterexample=None if ok else {"xs": [str(x) for x in xs]})
 
 
 @claim(id="004.lemma-9.poisson", seed="004", lines="L791-L796",
        statement="Lemma 9 also for Poisson subsampling (rate tau): the variance of the subset average is (1/S)(1-(S-1)/(N-1)) times the population variance.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Lemma 9", role="conclusion")
 def lemma9_poisson() -> Verdict:
     xs = [Fraction(v) for v in (3, -1, 4, 1, -5, 9)]
     n, tau = len(xs), Fraction(1, 2)
@@ -180,8 +205,13 @@ def lemma9_poisson() -> Verdict:
     var = _subset_variance(xs, subsets, weights)
     s_exp = tau * n
     formula = Fraction(1) / s_exp * (1 - (s_exp - 1) / (n - 1)) * pop
-    return Verdict("holds-with-correction", "exact", float((formula - var) / var),
+    why = (f"Lemma 9's formula is the without-replacement one: for a Poisson subset (N = {n}, tau = {tau}, given a "
+           f"non-empty draw) the variance of the average is {float(var):.4f} while the formula at S = tau N gives "
+           f"{float(formula):.4f} (relative {float((formula - var) / var):.3f}); it holds conditionally on the realised "
+           "size, since given its size a Poisson subset is uniform")
+    return Verdict("holds-with-correction", "exact", float((formula - var) / var), why=why, arithmetic=("rational",),
                    evidence={"exact_variance_poisson": float(var), "formula_at_S_eq_tau_N": float(formula),
+                             "domain": "one data set of N = 6 rationals, tau = 1/2, every non-empty subset (exact)",
                              "correction": "holds conditionally on the realised size |S| = S (given its size a Poisson "
                                            "subset is uniform); unconditionally, with S = tau N, it is off",
                              "example": "N = 6 rational points, tau = 1/2, conditioned on a non-empty subset"})
@@ -206,7 +236,7 @@ def s15_signal(points: int = S15_POINTS) -> np.ndarray:
 
 @claim(id="004.fig-s15.mse-ratio", seed="004", lines="L1117-L1124",
        statement="Fig. S15(b): for small noise nu LS raises the MSE (ratio < 0), for larger nu it reduces it, and the larger sigma the more reduction.",
-       recorded="holds-with-correction")
+       recorded="holds-with-correction", result="Fig S15", role="figure")
 def fig_s15() -> Verdict:
     y = s15_signal()
     small = {s: mse_reduction_ratio(y, s, 0.01) for s in (1.0, 2.0, 3.0)}
@@ -219,8 +249,12 @@ def fig_s15() -> Verdict:
     ok_small = all(v < 0 for v in small.values())
     ok_large = large[1.0] < large[2.0] < large[3.0] and all(v > 0 for v in large.values())
     reversed_small = small[1.0] > small[2.0] > small[3.0]
+    why = (f"at nu = 0.01 LS raises the MSE (ratios {', '.join(f'{v:.2f}' for v in small.values())} for sigma = 1, 2, 3) "
+           f"and at nu = 1 it lowers it ({', '.join(f'{v:.3f}' for v in large.values())}), growing with sigma; but below "
+           f"the crossover noise (nu = {min(cross.values()):.3f}-{max(cross.values()):.3f}) the order in sigma reverses, "
+           "so 'the larger sigma the more reduction' needs 'for noise above the crossover'")
     return Verdict("holds-with-correction" if ok_small and ok_large else "refuted", "numeric",
-                   min(large.values()),
+                   min(large.values()), why=why, arithmetic=("float",),
                    evidence={"ratio_nu_0.01": small, "ratio_nu_1": large, "crossover_nu": cross,
                              "points": S15_POINTS, "correction": "'the larger sigma the more reduction' holds only above "
                              "the crossover noise; below it the order reverses" if reversed_small else ""},
