@@ -17,6 +17,7 @@ certified bracket reached is returned with ``details["note"]`` saying so, instea
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple
 
@@ -186,23 +187,145 @@ def accountant_for(schedule: Schedule) -> Accountant:
                            f"separately")
 
 
-def _with_fallback(run, rel_width):
+#: failures of one route that another route (or a coarser width) may not share: the grid budget, and the
+#: memory or float range of a grid that would be astronomically fine (sigma far below 1)
+_ROUTE_FAILURES = (MemoryError, ArithmeticError, RuntimeWarning)
+
+
+def _route_failures():
     from .pld import AccuracyNotReached
-    try:
-        return run(rel_width)
-    except AccuracyNotReached as exc:
-        reason = str(exc)
-    for width in _FALLBACK_WIDTHS:
-        if width <= rel_width:
-            continue
+    return (AccuracyNotReached,) + _ROUTE_FAILURES
+
+
+def _why(exc) -> str:
+    if isinstance(exc, MemoryError):
+        return "the grid does not fit in memory"
+    if isinstance(exc, (ArithmeticError, RuntimeWarning)):
+        return f"floating-point failure ({type(exc).__name__}: {exc})"
+    return " ".join(str(exc).split())
+
+
+def _routes(schedule: Schedule, acc: Accountant, side: str):
+    """(name, run(width)) of every certified route for ``schedule``, best first. Poisson Gaussian
+    add/remove has a second grid route (numerics.pld's own composition: its window is placed on the
+    PMFs themselves, not on 64x coarsened ones, so very long runs fit in the budget)."""
+    routes = [(acc.name, getattr(acc, side))]
+    if schedule.is_poisson_gaussian and schedule.adjacency == "add-remove" and acc is POISSON_PLD:
+        from . import pld
+        alt = pld.epsilon_pld if side == "epsilon" else pld.delta_pld
+        routes.append(("pld (numerics.pld composition)", lambda s, x, w: alt(s, x, rel_width=w)))
+    return routes
+
+
+def _bound_routes(schedule: Schedule, side: str):
+    """Routes without a width: an upper bound only (RDP covers Poisson Gaussian phases)."""
+    if not schedule.is_poisson_gaussian:
+        return []
+    from .conversions import delta_rdp, epsilon_rdp
+    return [("rdp", epsilon_rdp if side == "epsilon" else delta_rdp)]
+
+
+#: largest per-step privacy loss (nats) a grid accountant is run on: exp of it must stay far from the
+#: float range (exp(709) overflows), and a grid spanning more is out of the budget or takes minutes
+GRID_MAX_LOSS = 700.0
+
+
+def _largest_shift(phase, adjacency: str, total_steps: int) -> float:
+    """The largest shift of one record's contribution between the neighbouring pair, in clip norms: 1
+    (add/remove), 2 (replace-one), and with replacement 2k for the largest copy count k whose
+    probability the accountant keeps (Bin(b, 1/n) tail above 1e-18 per run)."""
+    shift = 2.0 if adjacency == "replace-one" else 1.0
+    if phase.sampling == "with-replacement":
+        from .dominating import _binomial_copies
+        pi, _ = _binomial_copies(phase.batch_size, phase.dataset_size, 1e-18 / total_steps)
+        shift = 2.0 * (len(pi) - 1)
+    return shift
+
+
+def _out_of_grid_range(schedule: Schedule):
+    """Why no grid accountant can run on ``schedule`` (None if one may): one step's privacy loss would
+    reach beyond GRID_MAX_LOSS nats (about shift^2 / (2 sigma^2) for Gaussian noise, shift / sigma for
+    Laplace). Said in one line with the smallest sigma the phase would need."""
+    for p in schedule.phases:
+        if p.sampling == "full-batch" and p.noise != "laplace":
+            continue  # closed forms, no grid
+        shift = _largest_shift(p, schedule.adjacency, schedule.total_steps)
+        gaussian = p.noise == "gaussian"
+        loss = shift ** 2 / (2.0 * p.sigma ** 2) if gaussian else shift / p.sigma
+        if loss > GRID_MAX_LOSS:
+            need = shift / math.sqrt(2.0 * GRID_MAX_LOSS) if gaussian else shift / GRID_MAX_LOSS
+            return (f"sigma={p.sigma:g} is below the grid accountants' range for {p.sampling} {p.noise} "
+                    f"{schedule.adjacency} (one step's privacy loss reaches about {loss:.3g} nats > "
+                    f"{GRID_MAX_LOSS:g}; sigma >= {need:.3g} is needed)")
+    return None
+
+
+def _with_fallback(schedule: Schedule, acc: Accountant, side: str, x: float, rel_width: float):
+    """The requested width through every route; then coarser widths; then an upper bound alone. The
+    first bracket any certified route returns is the answer, with a one-line note saying what was
+    asked, what was reached and why; if none answers, one line with every route's reason."""
+    failures = _route_failures()
+    out_of_range = _out_of_grid_range(schedule)
+    reasons: list = [out_of_range] if out_of_range else []
+    widths = () if out_of_range else (rel_width,) + tuple(w for w in _FALLBACK_WIDTHS if w > rel_width)
+    for width in widths:
+        for name, run in _routes(schedule, acc, side):
+            try:
+                b = _guarded(run, schedule, x, width)
+            except failures as exc:
+                reasons.append(f"{name} at width {width:g}: {_why(exc)}")
+                continue
+            if reasons:
+                reached = "the requested" if width == rel_width else f"the coarser (requested {rel_width:g})"
+                b.details["note"] = _joined(f"certified by {name} at {reached} width {width:g}; "
+                                            f"{reasons[0]}", b.details.get("note"))
+            return b
+    for name, run in _bound_routes(schedule, side):
         try:
-            b = run(width)
-        except AccuracyNotReached:
+            b = _guarded(run, schedule, x)
+        except failures as exc:
+            reasons.append(f"{name}: {_why(exc)}")
             continue
-        b.details["note"] = (f"requested relative width {rel_width:g} not reachable ({reason}); "
-                             f"certified at width {width:g}")
+        b.details["note"] = (f"no grid accountant answers ({reasons[0]}); certified upper bound from {name}, "
+                             f"the lower bound is the trivial 0")
         return b
-    raise AccuracyNotReached(reason)
+    from .pld import AccuracyNotReached
+    if out_of_range:
+        raise AccuracyNotReached(f"no certified route answers: {out_of_range}")
+    raise AccuracyNotReached(f"no certified route answers {_hint(schedule)}: {reasons[0]}"
+                             + (f" (and {len(reasons) - 1} more attempts)" if len(reasons) > 1 else ""))
+
+
+def _guarded(run, *args):
+    """One route with numpy's RuntimeWarnings (overflow, division by zero) raised: in a certified
+    accountant they mean the route left its numerical range, so the next route is tried instead."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        return run(*args)
+
+
+def _joined(first: str, second) -> str:
+    return first if not second else f"{first}; {second}"
+
+
+def _hint(schedule: Schedule) -> str:
+    """What the user can change: the parameter that puts the grid out of reach."""
+    small = min(p.sigma for p in schedule.phases)
+    if small < 0.3:
+        return (f"(sigma={small:g} is far below 1: the per-step privacy loss spans about 1/sigma^2 = "
+                f"{small ** -2:.3g}; try a larger sigma or --rel-width 0.3)")
+    return f"({schedule.total_steps} steps; try --rel-width 0.3)"
+
+
+def _full_batch(schedule: Schedule) -> Schedule:
+    """A Poisson phase with q = 1 samples every record: it is a full batch, accounted in closed form."""
+    from .schedule import Phase
+    if not any(p.sampling == "poisson" and p.q == 1.0 for p in schedule.phases):
+        return schedule
+    phases = tuple(Phase.full_batch(sigma=p.sigma, steps=p.steps, noise=p.noise, dimension=p.dimension)
+                   if p.sampling == "poisson" and p.q == 1.0 else p for p in schedule.phases)
+    return Schedule(phases, schedule.adjacency)
 
 
 def _schedule_of(x, adjacency) -> Schedule:
@@ -215,18 +338,24 @@ def _width(rel_width) -> float:
     return _check_rel_width(PLD_RELATIVE_WIDTH if rel_width is None else rel_width)
 
 
+def _account(x, adjacency, side: str, value: float, rel_width):
+    given = _schedule_of(x, adjacency)
+    schedule = _full_batch(given)
+    acc = accountant_for(schedule)
+    b = _with_fallback(schedule, acc, side, value, _width(rel_width))
+    if schedule is not given:
+        b.details["note"] = _joined("a Poisson phase with q = 1 is a full batch: accounted as one",
+                                    b.details.get("note"))
+    return b
+
+
 def epsilon(x, delta: float, *, rel_width: float | None = None, adjacency: str | None = None) -> EpsilonBounds:
     """Certified ``epsilon_lower <= eps(delta) <= epsilon_upper`` of a Schedule, DpEvent or history
-    (``adjacency`` for the latter two; default add-remove)."""
-    schedule = _schedule_of(x, adjacency)
-    delta, width = check_delta(delta), _width(rel_width)
-    acc = accountant_for(schedule)
-    return _with_fallback(lambda w: acc.epsilon(schedule, delta, w), width)
+    (``adjacency`` for the latter two; default add-remove). When ``rel_width`` is out of reach, the
+    best certified bracket (``details["note"]`` says which route, which width and why)."""
+    return _account(x, adjacency, "epsilon", check_delta(delta), rel_width)
 
 
 def delta(x, epsilon: float, *, rel_width: float | None = None, adjacency: str | None = None) -> DeltaBounds:
     """Certified ``delta_lower <= delta(eps) <= delta_upper`` of a Schedule, DpEvent or history."""
-    schedule = _schedule_of(x, adjacency)
-    epsilon, width = check_epsilon(epsilon), _width(rel_width)
-    acc = accountant_for(schedule)
-    return _with_fallback(lambda w: acc.delta(schedule, epsilon, w), width)
+    return _account(x, adjacency, "delta", check_epsilon(epsilon), rel_width)

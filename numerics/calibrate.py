@@ -1,18 +1,23 @@
 r"""Calibration on the certified upper bound: the smallest noise, or the largest number of steps, that
-keeps :math:`\varepsilon(\delta)` at or below a target.
+keeps :math:`\varepsilon(\delta)` at or below a target, for every mechanism numerics.accounting covers.
 
-Both searches bracket on ``epsilon_upper`` of a certified accountant (``numerics.pld`` by default,
-``numerics.conversions.epsilon_rdp`` with ``method="rdp"``). The search may be loose, the answer is
-not: the returned value is re-checked, and it is always on the private side (STYLE 6, after
+Both searches bracket on ``epsilon_upper`` of a certified accountant: ``numerics.pld.epsilon_pld`` for
+Poisson Gaussian phases with q < 1 (as before), ``numerics.epsilon`` (the dispatch table:
+fixed-size, with-replacement, full-batch; Gaussian, Laplace, l2 K-norm; both adjacencies) for every
+other phase, ``numerics.conversions.epsilon_rdp`` with ``method="rdp"``. The search may be loose, the
+answer is not: the returned value is re-checked, and it is always on the private side (STYLE 6, after
 dp_accounting's ``mechanism_calibration.py``): sigma is rounded up, the step count down.
+:func:`calibrate_sigma_certified` and :func:`critical_steps_bracket` return the certified bounds at the
+answer too (the slack to the target is part of the answer).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
-from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
+from .errors import InvalidParameter, check_delta, check_epsilon, check_sigma, check_steps
 from .precision import CALIBRATION_RTOL
-from .schedule import ADJACENCIES, Schedule
+from .schedule import ADJACENCIES, Phase, Schedule
 
 METHODS = ("pld", "rdp")
 #: noise multipliers outside [SIGMA_MIN, SIGMA_MAX] are not searched (the accountants' working range).
@@ -22,11 +27,25 @@ STEPS_MAX = 10 ** 8
 
 
 def _bounds(schedule: Schedule, delta: float, method: str):
-    if method == "pld":
+    if method == "rdp":
+        from .conversions import epsilon_rdp
+        return epsilon_rdp(schedule, delta)
+    if schedule.is_poisson_gaussian and all(p.q < 1.0 for p in schedule.phases):
         from .pld import epsilon_pld
         return epsilon_pld(schedule, delta)
-    from .conversions import epsilon_rdp
-    return epsilon_rdp(schedule, delta)
+    from .accounting import epsilon
+    return epsilon(schedule, delta)
+
+
+def _phase(q, sigma: float, steps: int, mechanism: dict | None) -> Phase:
+    """The phase being calibrated: Poisson Gaussian at rate q, or the mechanism of ``mechanism`` (Phase
+    keyword fields: sampling, noise, batch_size, dataset_size, dimension; q may stay None then)."""
+    fields = dict(mechanism or {})
+    unknown = set(fields) - {"sampling", "noise", "batch_size", "dataset_size", "dimension"}
+    if unknown:
+        raise InvalidParameter(f"unknown mechanism field {sorted(unknown)[0]!r}; allowed: sampling, noise, "
+                               f"batch_size, dataset_size, dimension")
+    return Phase(q, sigma, steps, **fields)
 
 
 def _check_common(delta, epsilon, adjacency, method):
@@ -41,20 +60,42 @@ def _check_common(delta, epsilon, adjacency, method):
     return delta, epsilon
 
 
-def calibrate_sigma(*, q, steps, delta, epsilon, adjacency: str = "add-remove", method: str = "pld",
-                    rtol: float = CALIBRATION_RTOL) -> float:
+def calibrate_sigma(*, q=None, steps, delta, epsilon, adjacency: str = "add-remove", method: str = "pld",
+                    rtol: float = CALIBRATION_RTOL, mechanism: dict | None = None) -> float:
     r"""Smallest noise multiplier sigma (up to a factor 1 + ``rtol``) with certified
-    :math:`\varepsilon_{upper}(\delta) \le` ``epsilon`` for ``steps`` steps at sampling rate ``q``.
+    :math:`\varepsilon_{upper}(\delta) \le` ``epsilon`` for ``steps`` steps at sampling rate ``q`` (or of
+    the phase ``mechanism`` describes, e.g. ``{"sampling": "fixed-size", "batch_size": 64,
+    "dataset_size": 60000}``).
 
     Bisection in log sigma on the certified upper bound; the returned sigma is the upper end of the
     final bracket, at which the bound was computed and is <= ``epsilon`` (re-checked).
     """
-    q, steps = check_q(q), check_steps(steps)
+    return calibrate_sigma_certified(q=q, steps=steps, delta=delta, epsilon=epsilon, adjacency=adjacency,
+                                     method=method, rtol=rtol, mechanism=mechanism)["sigma"]
+
+
+def calibrate_sigma_certified(*, q=None, steps, delta, epsilon, adjacency: str = "add-remove",
+                              method: str = "pld", rtol: float = CALIBRATION_RTOL,
+                              mechanism: dict | None = None) -> dict:
+    """:func:`calibrate_sigma` with its evidence: ``{"sigma", "bounds"}``, ``bounds`` the certified
+    EpsilonBounds at the returned sigma (``bounds.epsilon_upper <= epsilon``: the slack is
+    ``epsilon - bounds.epsilon_upper``)."""
+    steps = check_steps(steps)
     delta, epsilon = _check_common(delta, epsilon, adjacency, method)
+    template = _phase(q, 1.0, steps, mechanism)
+    if method == "rdp" and template.kind != ("poisson", "gaussian"):
+        raise InvalidParameter(f"method 'rdp' covers Poisson Gaussian phases only, got sampling "
+                               f"{template.sampling!r} with noise {template.noise!r}; use method 'pld'")
+    cache: dict = {}
+
+    def bounds(sigma):
+        if sigma not in cache:
+            s = Schedule((dataclasses.replace(template, sigma=sigma),), adjacency)
+            cache[sigma] = _bounds(s, delta, method)
+        return cache[sigma]
 
     def private(sigma):
-        s = Schedule.constant(q=q, sigma=sigma, steps=steps, adjacency=adjacency)
-        return _bounds(s, delta, method).epsilon_upper <= epsilon
+        return bounds(sigma).epsilon_upper <= epsilon
 
     lo, hi = _bracket_sigma(private)
     while hi / lo > 1.0 + rtol:
@@ -62,7 +103,7 @@ def calibrate_sigma(*, q, steps, delta, epsilon, adjacency: str = "add-remove", 
         lo, hi = (lo, mid) if private(mid) else (mid, hi)
     if not private(hi):  # the re-check of STYLE 6; cannot fail unless the accountant is inconsistent
         raise RuntimeError(f"calibration re-check failed at sigma={hi!r}")
-    return hi
+    return {"sigma": hi, "bounds": bounds(hi), "phase": dataclasses.replace(template, sigma=hi)}
 
 
 def _bracket_sigma(private) -> tuple[float, float]:
@@ -82,39 +123,46 @@ def _bracket_sigma(private) -> tuple[float, float]:
     return sigma, sigma * 2
 
 
-def critical_steps_bracket(*, q, sigma, delta, epsilon, adjacency: str = "add-remove",
-                           method: str = "pld") -> dict:
+def critical_steps_bracket(*, q=None, sigma, delta, epsilon, adjacency: str = "add-remove",
+                           method: str = "pld", mechanism: dict | None = None) -> dict:
     r"""The exact critical step count bracketed by certified bounds.
 
-    Returns ``{"steps": T_up, "steps_exceeding": T_low}``: ``T_up`` is the largest T with certified
-    :math:`\varepsilon_{upper} \le` target (0 if even one step exceeds it), ``T_low`` the smallest T
-    with certified :math:`\varepsilon_{lower} >` target. The exact critical T (largest T whose true
-    epsilon is <= target) lies in ``[T_up, T_low - 1]``. With ``method="rdp"`` only ``steps`` is
-    meaningful (RDP has no lower bound; ``steps_exceeding`` is None).
+    Returns ``{"steps": T_up, "steps_exceeding": T_low, "bounds": ...}``: ``T_up`` is the largest T with
+    certified :math:`\varepsilon_{upper} \le` target (0 if even one step exceeds it), ``T_low`` the
+    smallest T with certified :math:`\varepsilon_{lower} >` target; ``bounds`` the certified
+    EpsilonBounds at ``T_up`` (None when it is 0). The exact critical T (largest T whose true epsilon
+    is <= target) lies in ``[T_up, T_low - 1]``. With ``method="rdp"`` only ``steps`` is meaningful
+    (RDP has no lower bound; ``steps_exceeding`` is None). ``mechanism``: as for :func:`calibrate_sigma`.
     """
-    q, sigma = check_q(q), check_sigma(sigma)
+    sigma = check_sigma(sigma)
     delta, epsilon = _check_common(delta, epsilon, adjacency, method)
+    template = _phase(q, sigma, 1, mechanism)
+    if method == "rdp" and template.kind != ("poisson", "gaussian"):
+        raise InvalidParameter(f"method 'rdp' covers Poisson Gaussian phases only, got sampling "
+                               f"{template.sampling!r} with noise {template.noise!r}; use method 'pld'")
     cache: dict = {}
 
     def bounds(t):
         if t not in cache:
-            cache[t] = _bounds(Schedule.constant(q=q, sigma=sigma, steps=t, adjacency=adjacency), delta, method)
+            s = Schedule((dataclasses.replace(template, steps=t),), adjacency)
+            cache[t] = _bounds(s, delta, method)
         return cache[t]
 
     steps = _largest(lambda t: bounds(t).epsilon_upper <= epsilon)
     exceeding = None
     if method == "pld":
         exceeding = _largest(lambda t: bounds(t).epsilon_lower <= epsilon, start=max(steps, 1)) + 1
-    return {"steps": steps, "steps_exceeding": exceeding}
+    return {"steps": steps, "steps_exceeding": exceeding, "bounds": bounds(steps) if steps else None}
 
 
-def critical_steps(*, q, sigma, delta, epsilon, adjacency: str = "add-remove", method: str = "pld") -> int:
+def critical_steps(*, q=None, sigma, delta, epsilon, adjacency: str = "add-remove", method: str = "pld",
+                   mechanism: dict | None = None) -> int:
     r"""Largest integer T with certified :math:`\varepsilon_{upper}(\delta) \le` ``epsilon`` (0 if none).
 
     See :func:`critical_steps_bracket` for the matching lower-bound step count.
     """
     return critical_steps_bracket(q=q, sigma=sigma, delta=delta, epsilon=epsilon, adjacency=adjacency,
-                                  method=method)["steps"]
+                                  method=method, mechanism=mechanism)["steps"]
 
 
 def _largest(ok, start: int = 1) -> int:

@@ -1,4 +1,4 @@
-"""Command line of the accountants: ``python -m numerics <command> ...``.
+"""Command line of the accountants: ``python -m numerics <command> ...`` (installed as ``dpverify``).
 
 Commands (``--json`` prints one JSON object instead of text)::
 
@@ -8,41 +8,58 @@ Commands (``--json`` prints one JSON object instead of text)::
                     [--sampling poisson|fixed-size|with-replacement|full-batch]
                     [--batch-size B --dataset-size N]       (b of n; with Poisson, q = B/N)
                     [--noise gaussian|laplace|l2-knorm] [--dimension D]
+                    [--epochs E]                            (instead of --steps, see below)
     delta           --q Q --sigma S --steps T --epsilon E   delta bounds at epsilon (same mechanism options)
     calibrate-sigma --q Q --steps T --delta D --epsilon E   smallest sigma with certified eps_upper <= E
+                                                            (same mechanism options)
     critical-steps  --q Q --sigma S --delta D --epsilon E   largest T with certified eps_upper <= E
+                                                            (same mechanism options)
 
 ``--noise-multiplier`` and ``--sampling-rate`` are aliases of ``--sigma`` and ``--q``; ``--version``
 prints the version. ``pld`` (the default method) is numerics.epsilon / numerics.delta: the certified
-accountant that the dispatch table of numerics.accounting picks for the mechanism.
+accountant that the dispatch table of numerics.accounting picks for the mechanism, with its fallbacks
+(coarser widths, other certified routes, an upper bound alone) when the requested width is out of reach.
 
-``--scheduler ADDRESS`` (global) names a Dask scheduler; none of these commands sweeps today, so the
-address is only recorded in the output.
+``--epochs E`` replaces ``--steps``: steps = ceil(E * ceil(N/B)) for fixed-size and with-replacement
+batches, ceil(E / q) for Poisson sampling (one epoch is 1/q expected batches), E for full batches;
+the output states the rule.
 
 Every number printed says which side of the truth it is on (STYLE 1): a certified lower or upper
-bound, or an uncertified estimate (the GDP central limit theorem).
+bound, or an uncertified estimate (the GDP central limit theorem); every answer names the sampling,
+the noise, the adjacency and delta (text and JSON).
 
-Bad input (NaN, sigma <= 0, q outside (0, 1], delta outside (0, 1), non-integer or non-positive steps,
-a malformed --phase, an unknown method, a missing option) exits with status 2 and one line on stderr
-naming the parameter and its allowed range: the parameters are validated (numerics.errors) before any
-accountant runs, and the accountants are imported only inside the command that needs them.
+Bad input exits with status 2 and one line on stderr naming the parameter and its allowed range: NaN,
+sigma <= 0, q outside (0, 1], delta outside [1e-15, 0.5], non-integer or non-positive steps, a
+malformed --phase, an unknown method, a missing option, an option given twice, and inputs that
+contradict each other (--q against --batch-size/--dataset-size, a fixed-size q*N that is not an
+integer, --steps with --epochs). The parameters are validated (numerics.errors, numerics.schedule)
+before any accountant runs, and the accountants are imported only inside the command that needs them.
+An accountant that cannot answer exits with status 1 and one line saying why.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
+import os
 import sys
 from typing import List, Optional
 
-from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
+from .errors import (ACCOUNTANT_DELTA_MAX, ACCOUNTANT_DELTA_MIN, InvalidParameter, check_accountant_delta,
+                     check_epsilon, check_q, check_sigma, check_steps)
 from .precision import PLD_RELATIVE_WIDTH
 from .schedule import ADJACENCIES, NOISES, SAMPLINGS, Phase, Schedule
 
-PROG = "python -m numerics"
 METHODS = ("pld", "rdp", "gdp-clt")
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
+
+
+def prog() -> str:
+    """The name the user typed: ``dpverify`` (the installed script) or ``python -m numerics``."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "dpverify" if name.startswith("dpverify") else "python -m numerics"
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -50,6 +67,20 @@ class _OneLineParser(argparse.ArgumentParser):
 
     def error(self, message):  # noqa: D401 - argparse API
         raise InvalidParameter(message.replace("\n", " "))
+
+
+class _Once(argparse.Action):
+    """A value option that may be given once: a repeated ``--q`` (or ``--q`` and its alias
+    ``--sampling-rate``) is ambiguous, so it is refused instead of keeping the last value."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = dict(getattr(namespace, "given_options", None) or {})
+        if self.dest in given:
+            raise InvalidParameter(f"{option_string} given twice ({given[self.dest]} and {option_string} {values}); "
+                                   f"give it once")
+        given[self.dest] = f"{option_string} {values}"
+        namespace.given_options = given
+        setattr(namespace, self.dest, values)
 
 
 # --- parsing of option strings into validated values ------------------------------------------------
@@ -89,11 +120,19 @@ def _sigma(text):
 
 
 def _delta(text):
-    return check_delta(_number("delta", text, "a number in (0, 1)"))
+    return check_accountant_delta(_number("delta", text, f"a number in [{ACCOUNTANT_DELTA_MIN:g}, "
+                                                         f"{ACCOUNTANT_DELTA_MAX:g}]"))
 
 
 def _epsilon(text):
     return check_epsilon(_number("epsilon", text, "a number >= 0"))
+
+
+def _epochs(text) -> float:
+    x = _number("epochs", text, "a number of epochs > 0")
+    if not 0.0 < x < math.inf:
+        raise InvalidParameter(f"epochs must be a finite number > 0, got {text!r}")
+    return x
 
 
 def _phase(text: str) -> Phase:
@@ -124,42 +163,83 @@ def _size(name: str, text) -> Optional[int]:
     return None if text is None else _steps(text, name)
 
 
-def _mechanism_phase(args) -> Phase:
-    """The single phase of --sampling/--noise/--q/--batch-size/--dataset-size/--sigma/--steps."""
-    sampling = _choice("sampling", getattr(args, "sampling", "poisson"), SAMPLINGS)
-    noise = _choice("noise", getattr(args, "noise", "gaussian"), NOISES)
+def _template(args, sigma: float) -> Phase:
+    """The phase of --sampling/--noise/--q/--batch-size/--dataset-size at one step and noise ``sigma``.
+
+    q, B and N must agree (numerics.schedule.Phase refuses a contradiction and a fixed-size q*N that is
+    not an integer); nothing is silently resolved."""
+    sampling = _choice("sampling", getattr(args, "sampling", None) or "poisson", SAMPLINGS)
+    noise = _choice("noise", getattr(args, "noise", None) or "gaussian", NOISES)
     b = _size("batch-size", getattr(args, "batch_size", None))
     n = _size("dataset-size", getattr(args, "dataset_size", None))
     d = _size("dimension", getattr(args, "dimension", None))
-    sigma, steps = _sigma(args.sigma), _steps(args.steps)
-    if sampling == "full-batch":
-        if args.q is not None and _q(args.q) != 1.0:
-            raise InvalidParameter(f"full-batch sampling has q = 1, got --q {args.q}")
-        return Phase.full_batch(sigma=sigma, steps=steps, noise=noise, dimension=d)
+    q = None if args.q is None else _q(args.q)
+    if sampling in ("fixed-size", "with-replacement") and (n is None or (b is None and q is None)):
+        raise InvalidParameter(f"{sampling} sampling needs --batch-size B and --dataset-size N (or --q with "
+                               f"--dataset-size, q*N an integer)")
     if sampling == "poisson":
-        if args.q is None and b is not None and n is not None:
-            return Phase(b / n, sigma, steps, noise=noise, dataset_size=n, batch_size=b, dimension=d)
-        return Phase(_q(args.q), sigma, steps, noise=noise, dimension=d)
-    if b is None and args.q is not None and n is not None:
-        b = round(_q(args.q) * n)
-    if b is None or n is None:
-        raise InvalidParameter(f"{sampling} sampling needs --batch-size B and --dataset-size N")
-    make = Phase.fixed_size if sampling == "fixed-size" else Phase.with_replacement
-    return make(batch_size=b, dataset_size=n, sigma=sigma, steps=steps, noise=noise, dimension=d)
+        if b is not None and n is None:
+            raise InvalidParameter("--batch-size needs --dataset-size (Poisson rate q = B/N), or give --q alone")
+        if q is None and b is None:
+            raise InvalidParameter("--q is required: a sampling rate in (0, 1] (or --batch-size B and "
+                                   "--dataset-size N, q = B/N)")
+        if q is None:
+            q = b / n
+    return Phase(q, sigma, 1, sampling, noise, b, n, d)
+
+
+def steps_per_epoch(phase: Phase) -> tuple:
+    """(steps per epoch, the rule in words): ceil(N/B) batches for fixed-size and with-replacement
+    sampling, 1/q expected batches for Poisson sampling, one for a full batch."""
+    if phase.sampling in ("fixed-size", "with-replacement"):
+        k = -(-phase.dataset_size // phase.batch_size)
+        return k, f"steps = ceil(epochs * ceil(N/B)) = ceil(epochs * {k})"
+    if phase.sampling == "full-batch":
+        return 1, "steps = epochs (full batch)"
+    return 1.0 / phase.q, f"steps = ceil(epochs / q) = ceil(epochs / {phase.q:g}) (Poisson: 1/q expected batches)"
+
+
+def _steps_of(args, template: Phase) -> tuple:
+    """(steps, rule or None) from --steps or --epochs (exactly one)."""
+    steps, epochs = getattr(args, "steps", None), getattr(args, "epochs", None)
+    if steps is not None and epochs is not None:
+        raise InvalidParameter("give --steps or --epochs, not both")
+    if epochs is None:
+        return _steps(steps), None
+    per, rule = steps_per_epoch(template)
+    total = _epochs(epochs) * per
+    if not total < 1e18:
+        raise InvalidParameter(f"epochs must give fewer than 1e18 steps, got {epochs} epochs ({rule})")
+    return max(1, math.ceil(total * (1 - 1e-12))), rule
+
+
+def _mechanism_phase(args) -> tuple:
+    """(the single phase of the mechanism options, the epochs rule or None)."""
+    template = _template(args, _sigma(args.sigma))
+    steps, rule = _steps_of(args, template)
+    return dataclasses.replace(template, steps=steps), rule
 
 
 def _schedule(args) -> Schedule:
+    return _schedule_and_rule(args)[0]
+
+
+def _schedule_and_rule(args) -> tuple:
     """The schedule of --phase options, or the single phase of the mechanism options (never both)."""
     adjacency = _adjacency(args.adjacency)
     if args.phase:
-        given = [f"--{n}" for n in ("q", "sigma", "steps") if getattr(args, n) is not None]
+        given = [f"--{n}" for n in ("q", "sigma", "steps", "epochs", "batch_size", "dataset_size")
+                 if getattr(args, n, None) is not None]
         if given:
-            raise InvalidParameter(f"--phase replaces --q/--sigma/--steps; got both --phase and {given[0]}")
-        if getattr(args, "sampling", "poisson") != "poisson" or getattr(args, "noise", "gaussian") != "gaussian":
+            raise InvalidParameter(f"--phase replaces --q/--sigma/--steps; got both --phase and "
+                                   f"{given[0].replace('_', '-')}")
+        if (getattr(args, "sampling", None) or "poisson") != "poisson" or \
+                (getattr(args, "noise", None) or "gaussian") != "gaussian":
             raise InvalidParameter("--phase describes Poisson Gaussian phases only; use --sampling/--noise "
                                    "with --q/--sigma/--steps")
-        return Schedule(tuple(_phase(p) for p in args.phase), adjacency)
-    return Schedule((_mechanism_phase(args),), adjacency)
+        return Schedule(tuple(_phase(p) for p in args.phase), adjacency), None
+    phase, rule = _mechanism_phase(args)
+    return Schedule((phase,), adjacency), rule
 
 
 def _methods(text: str) -> tuple:
@@ -175,6 +255,42 @@ def _rel_width(text: str) -> float:
     if not 0.0 < width < 1.0:
         raise InvalidParameter(f"rel-width must lie in (0, 1), got {text!r}")
     return width
+
+
+# --- what every answer names: sampling, noise, adjacency, delta ---------------------------------------
+
+def _phase_text(p: Phase) -> str:
+    if p.sampling == "poisson":
+        sampling = f"poisson q={p.q:g}" + (f" (B={p.batch_size} of N={p.dataset_size})" if p.batch_size else "")
+        if p.q == 1.0:
+            sampling += " (every record: a full batch)"
+    elif p.sampling == "full-batch":
+        sampling = "full-batch"
+    else:
+        sampling = f"{p.sampling} B={p.batch_size} of N={p.dataset_size}"
+    noise = f"noise {p.noise} sigma={p.sigma:g}" + (f" dimension={p.dimension}" if p.noise == "l2-knorm" else "")
+    return f"sampling {sampling}, {noise}, {p.steps} steps"
+
+
+def mechanism_text(schedule: Schedule, rule: Optional[str] = None) -> str:
+    """One line: every phase's sampling and noise (the first three and a count), then the adjacency."""
+    phases = [_phase_text(p) for p in schedule.phases[:3]]
+    more = f"; ... {len(schedule.phases)} phases in all" if len(schedule.phases) > 3 else ""
+    epochs = f" [{rule}]" if rule else ""
+    return f"{'; '.join(phases)}{more}{epochs}; adjacency {schedule.adjacency}"
+
+
+def _kinds(schedule: Schedule, field: str):
+    values = [getattr(p, field) for p in schedule.phases]
+    return values[0] if len(set(values)) == 1 else values
+
+
+def mechanism_json(schedule: Schedule, rule: Optional[str] = None) -> dict:
+    out = {"sampling": _kinds(schedule, "sampling"), "noise": _kinds(schedule, "noise"),
+           "adjacency": schedule.adjacency, "schedule": schedule.to_dict()}
+    if rule:
+        out["steps_rule"] = rule
+    return out
 
 
 # --- the commands ----------------------------------------------------------------------------------
@@ -208,80 +324,125 @@ def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: fl
     return epsilon_gdp_clt(schedule, delta)
 
 
-def _describe(b) -> str:
-    """Say which side of the truth each printed number is on."""
-    if not b.certified:
-        kind = "estimate, not a certified bound"
-    elif b.epsilon_lower > 0:
-        kind = "certified lower and upper bounds"
-    else:
-        kind = "certified upper bound; the lower bound is the trivial 0"
-    text = (f"{b.method:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
-            f"({kind}; adjacency {b.adjacency}, delta={b.delta:g})")
+def _kind(certified: bool, lower: float) -> str:
+    if not certified:
+        return "estimate, not a certified bound"
+    if lower > 0:
+        return "certified lower and upper bounds"
+    return "certified upper bound; the lower bound is the trivial 0"
+
+
+def _note_lines(b) -> str:
     note = b.details.get("note") if isinstance(b.details, dict) else None
-    return text + (f"\n         note: {note}" if note and b.certified else "")
+    return f"\n         note: {note}" if note and b.certified else ""
+
+
+def _describe(b, label: Optional[str] = None) -> str:
+    """Say which side of the truth each printed number is on, and through which accountant."""
+    label = label or b.method
+    via = f" via {b.method}" if b.method != label else ""
+    text = (f"{label:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
+            f"({_kind(b.certified, b.epsilon_lower)}{via}; delta={b.delta:g})")
+    return text + _note_lines(b)
 
 
 def _one_of_all(method: str, schedule: Schedule, delta: float, rel_width: float):
-    """With --method all, a method that does not cover this schedule (e.g. an adjacency it does not
-    support) is reported as such; the input itself was validated already."""
+    """With --method all, a method that cannot answer (an adjacency or sampling it does not cover, a grid
+    out of reach, a float range exceeded) is reported in its row; the other rows stay."""
     try:
         return _epsilon_bounds(method, schedule, delta, rel_width)
     except InvalidParameter as exc:
-        return {"method": method, "error": str(exc)}
+        return {"method": method, "error": str(exc), "applicable": False}
+    except Exception as exc:  # noqa: BLE001 - one row fails, in one line; the other rows stay
+        return {"method": method, "error": f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+                "applicable": True}
 
 
 def cmd_epsilon(args) -> dict:
-    schedule = _schedule(args)
+    schedule, rule = _schedule_and_rule(args)
     delta = _delta(args.delta)
     methods = _methods(args.method)
     rel_width = _rel_width(args.rel_width)
+    where = f"\nmechanism: {mechanism_text(schedule, rule)}; delta={delta:g}"
     if len(methods) == 1:
         b = _epsilon_bounds(methods[0], schedule, delta, rel_width)
-        out = dict(jsonable(b.to_dict()), schedule=schedule.to_dict())
-        return {"json": out, "text": _describe(b)}
+        out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
+        return {"json": out, "text": _describe(b, methods[0]) + where}
     results = {m: _one_of_all(m, schedule, delta, rel_width) for m in methods}
     objs = {m: r if isinstance(r, dict) else dict(jsonable(r.to_dict())) for m, r in results.items()}
-    text = "\n".join(f"{m:8s} not applicable: {r['error']}" if isinstance(r, dict) else _describe(r)
-                     for m, r in results.items())
-    out = {"delta": delta, "adjacency": schedule.adjacency, "methods": objs, "schedule": schedule.to_dict()}
-    return {"json": out, "text": text}
+    text = "\n".join((f"{m:8s} {'not applicable' if not r['applicable'] else 'failed'}: {r['error']}"
+                      if isinstance(r, dict) else _describe(r, m)) for m, r in results.items())
+    out = {"delta": delta, "methods": objs, **mechanism_json(schedule, rule)}
+    return {"json": out, "text": text + where}
 
 
 def cmd_delta(args) -> dict:
-    schedule = _schedule(args)
+    schedule, rule = _schedule_and_rule(args)
     epsilon = _epsilon(args.epsilon)
     from .accounting import delta
     b = delta(schedule, epsilon)
-    out = dict(jsonable(b.to_dict()), schedule=schedule.to_dict())
-    kind = "certified lower and upper bounds" if b.certified else "estimate, not a certified bound"
-    text = (f"{b.method:8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
-            f"({kind}; adjacency {b.adjacency}, epsilon={b.epsilon:g})")
+    out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
+    via = f" via {b.method}" if b.method != "pld" else ""
+    text = (f"{'pld':8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
+            f"({_kind(b.certified, b.delta_lower)}{via}; epsilon={b.epsilon:g})" + _note_lines(b)
+            + f"\nmechanism: {mechanism_text(schedule, rule)}; epsilon={epsilon:g}")
     return {"json": out, "text": text}
 
 
+def _calibration_method(args) -> str:
+    method = getattr(args, "method", None) or "pld"
+    if method not in ("pld", "rdp"):
+        raise InvalidParameter(f"method must be one of pld, rdp for calibration, got {method!r}")
+    return method
+
+
+def _mechanism_fields(template: Phase) -> dict:
+    return {k: getattr(template, k) for k in ("sampling", "noise", "batch_size", "dataset_size", "dimension")}
+
+
 def cmd_calibrate_sigma(args) -> dict:
-    q, steps = _q(args.q), _steps(args.steps)
+    template = _template(args, 1.0)
+    steps, rule = _steps_of(args, template)
     delta, epsilon = _delta(args.delta), _epsilon(args.epsilon)
-    adjacency = _adjacency(args.adjacency)
-    from .calibrate import calibrate_sigma
-    sigma = calibrate_sigma(q=q, steps=steps, delta=delta, epsilon=epsilon, adjacency=adjacency)
-    out = {"sigma": float(sigma), "q": q, "steps": steps, "delta": delta, "epsilon": epsilon,
-           "adjacency": adjacency}
-    text = (f"sigma={float(sigma):.6g}  (smallest noise multiplier whose certified epsilon_upper <= "
-            f"{epsilon:g} at delta={delta:g}; q={q:g}, steps={steps}, adjacency {adjacency})")
+    adjacency, method = _adjacency(args.adjacency), _calibration_method(args)
+    from .calibrate import calibrate_sigma_certified
+    got = calibrate_sigma_certified(q=template.q, steps=steps, delta=delta, epsilon=epsilon, adjacency=adjacency,
+                                    method=method, mechanism=_mechanism_fields(template))
+    sigma, b = float(got["sigma"]), got["bounds"]
+    schedule = Schedule((got["phase"],), adjacency)
+    slack = epsilon - b.epsilon_upper
+    out = {"sigma": sigma, "steps": steps, "delta": delta, "epsilon": epsilon, "method": b.method,
+           "epsilon_upper": b.epsilon_upper, "epsilon_lower": b.epsilon_lower, "slack": slack,
+           "certified": b.certified, **mechanism_json(schedule, rule)}
+    text = (f"sigma={sigma:.6g}  (smallest noise multiplier, to a factor 1e-4, whose certified epsilon_upper <= "
+            f"{epsilon:g} at delta={delta:g})\n"
+            f"         at sigma={sigma:.6g}: epsilon_upper={b.epsilon_upper:.6g} (slack {slack:.3g} below the "
+            f"target), epsilon_lower={b.epsilon_lower:.6g} ({b.method})" + _note_lines(b)
+            + f"\nmechanism: {mechanism_text(schedule, rule)}; delta={delta:g}")
     return {"json": out, "text": text}
 
 
 def cmd_critical_steps(args) -> dict:
-    q, sigma = _q(args.q), _sigma(args.sigma)
+    template = _template(args, _sigma(args.sigma))
     delta, epsilon = _delta(args.delta), _epsilon(args.epsilon)
-    from .calibrate import critical_steps
-    steps = int(critical_steps(q=q, sigma=sigma, delta=delta, epsilon=epsilon))
-    out = {"steps": steps, "q": q, "sigma": sigma, "delta": delta, "epsilon": epsilon,
-           "adjacency": "add-remove"}
+    adjacency, method = _adjacency(args.adjacency), _calibration_method(args)
+    from .calibrate import critical_steps_bracket
+    got = critical_steps_bracket(q=template.q, sigma=template.sigma, delta=delta, epsilon=epsilon,
+                                 adjacency=adjacency, method=method, mechanism=_mechanism_fields(template))
+    steps, b = int(got["steps"]), got["bounds"]
+    per, rule = steps_per_epoch(template)
+    schedule = Schedule((dataclasses.replace(template, steps=max(steps, 1)),), adjacency)
+    out = {"steps": steps, "steps_exceeding": got["steps_exceeding"], "epochs": steps / per, "epochs_rule": rule,
+           "delta": delta, "epsilon": epsilon, **mechanism_json(schedule)}
+    if b is not None:
+        out.update(epsilon_upper=b.epsilon_upper, slack=epsilon - b.epsilon_upper, method=b.method)
+    exceeding = (f"; at {got['steps_exceeding']} steps the certified epsilon_lower exceeds it"
+                 if got["steps_exceeding"] else "")
+    at = (f"\n         at {steps} steps: epsilon_upper={b.epsilon_upper:.6g} (slack {epsilon - b.epsilon_upper:.3g}), "
+          f"{steps / per:.4g} epochs [{rule}]") if b is not None else "\n         not even one step meets the target"
     text = (f"steps={steps}  (largest number of steps whose certified epsilon_upper <= {epsilon:g} at "
-            f"delta={delta:g}; q={q:g}, sigma={sigma:g}, adjacency add-remove)")
+            f"delta={delta:g}{exceeding})" + at
+            + f"\nmechanism: {mechanism_text(schedule).replace(f', {max(steps, 1)} steps', '')}; delta={delta:g}")
     return {"json": out, "text": text}
 
 
@@ -296,68 +457,60 @@ _HELP = {
     "dataset-size": "data set size N (with --batch-size, an alternative to --q)",
     "dimension": "dimension of the l2-knorm noise",
     "steps": "number of steps (positive integer)",
+    "epochs": "number of epochs instead of --steps (> 0): steps = ceil(epochs * ceil(N/B)) for fixed-size and "
+              "with-replacement, ceil(epochs / q) for poisson",
     "phase": "one phase of a heterogeneous schedule, q,sigma,steps or q=..,sigma=..,steps=.. (repeat; replaces "
              "--q/--sigma/--steps)",
-    "delta": "target delta, in (0, 1)",
+    "delta": f"target delta, in [{ACCOUNTANT_DELTA_MIN:g}, {ACCOUNTANT_DELTA_MAX:g}]",
     "epsilon": "epsilon (>= 0)",
     "adjacency": "add-remove (default) or replace-one",
 }
 
+_FLAGS = {"q": ("--q", "--sampling-rate"), "sigma": ("--sigma", "--noise-multiplier")}
+
 
 def _subcommand(sub, name: str, help: str, run, options: tuple) -> argparse.ArgumentParser:
-    """One command with the named options (in this order) plus --json and --scheduler; every option is
-    read as text and validated by the command (so a bad value gets the range message)."""
+    """One command with the named options (in this order) plus --json; every option is read as text,
+    given at most once, and validated by the command (so a bad value gets the range message)."""
     p = sub.add_parser(name, help=help)
     for option in options:
         if option == "phase":
             p.add_argument("--phase", action="append", metavar="q,sigma,steps", help=_HELP["phase"])
-        elif option == "adjacency":
-            p.add_argument("--adjacency", default="add-remove", help=_HELP["adjacency"])
-        elif option == "q":
-            p.add_argument("--q", "--sampling-rate", dest="q", help=_HELP["q"])
-        elif option == "sigma":
-            p.add_argument("--sigma", "--noise-multiplier", dest="sigma", help=_HELP["sigma"])
-        elif option == "sampling":
-            p.add_argument("--sampling", default="poisson", help=_HELP["sampling"])
-        elif option == "noise":
-            p.add_argument("--noise", default="gaussian", help=_HELP["noise"])
-        elif option in ("batch-size", "dataset-size"):
-            p.add_argument(f"--{option}", dest=option.replace("-", "_"), help=_HELP[option])
         else:
-            p.add_argument(f"--{option}", help=_HELP[option])
+            flags = _FLAGS.get(option, (f"--{option}",))
+            p.add_argument(*flags, dest=option.replace("-", "_"), action=_Once, help=_HELP[option],
+                           default="add-remove" if option == "adjacency" else None)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--scheduler", default=argparse.SUPPRESS, metavar="ADDRESS",
-                   help="Dask scheduler address (recorded; these commands do not sweep)")
     p.set_defaults(run=run)
     return p
 
 
-_MECHANISM = ("sampling", "batch-size", "dataset-size", "noise", "dimension")
+_MECHANISM = ("sampling", "batch-size", "dataset-size", "noise", "dimension", "adjacency")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog=PROG, description="Certified privacy accountants for noisy sums with "
+    parser = _OneLineParser(prog=prog(), description="Certified privacy accountants for noisy sums with "
                             "Poisson, fixed-size, with-replacement or full-batch sampling.")
     from . import __version__
     parser.add_argument("--version", action="version", version=f"dpverify {__version__}")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="Dask scheduler address (recorded; these commands do not sweep)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = _subcommand(sub, "epsilon", "epsilon bounds at a given delta", cmd_epsilon,
-                    ("q", "sigma", "steps", "phase", "delta", "adjacency") + _MECHANISM)
-    p.add_argument("--method", default="pld", help="pld (default), rdp, gdp-clt or all")
-    p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH),
+                    ("q", "sigma", "steps", "epochs", "phase", "delta") + _MECHANISM)
+    p.add_argument("--method", default="pld", action=_Once, help="pld (default), rdp, gdp-clt or all")
+    p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH), action=_Once,
                    help=f"PLD target relative width (upper-lower)/upper (default {PLD_RELATIVE_WIDTH:g})")
     _subcommand(sub, "delta", "delta bounds at a given epsilon (PLD)", cmd_delta,
-                ("q", "sigma", "steps", "phase", "epsilon", "adjacency") + _MECHANISM)
-    _subcommand(sub, "calibrate-sigma", "smallest sigma with certified epsilon_upper <= target",
-                cmd_calibrate_sigma, ("q", "steps", "delta", "epsilon", "adjacency"))
-    _subcommand(sub, "critical-steps", "largest steps with certified epsilon_upper <= target",
-                cmd_critical_steps, ("q", "sigma", "delta", "epsilon"))
+                ("q", "sigma", "steps", "epochs", "phase", "epsilon") + _MECHANISM)
+    p = _subcommand(sub, "calibrate-sigma", "smallest sigma with certified epsilon_upper <= target",
+                    cmd_calibrate_sigma, ("q", "steps", "epochs", "delta", "epsilon") + _MECHANISM)
+    p.add_argument("--method", default="pld", action=_Once, help="pld (default) or rdp")
+    p = _subcommand(sub, "critical-steps", "largest steps with certified epsilon_upper <= target",
+                    cmd_critical_steps, ("q", "sigma", "delta", "epsilon") + _MECHANISM)
+    p.add_argument("--method", default="pld", action=_Once, help="pld (default) or rdp")
     return parser
 
 
-_VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--delta", "--epsilon", "--rel-width", "--phase",
+_VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--epochs", "--delta", "--epsilon", "--rel-width", "--phase",
                   "--sampling-rate", "--noise-multiplier", "--batch-size", "--dataset-size", "--dimension")
 
 
@@ -378,16 +531,44 @@ def _attach_negative_values(argv: List[str]) -> List[str]:
     return out
 
 
+#: what an unrecognized option most likely meant, by command
+_HINTS = {
+    ("epsilon", "--epsilon"): "the epsilon command takes --delta; for delta at a given epsilon use the delta "
+                              "command (delta --epsilon E)",
+    ("delta", "--delta"): "the delta command takes --epsilon; for epsilon at a given delta use the epsilon "
+                          "command (epsilon --delta D)",
+    (None, "--scheduler"): "the accountant commands run in-process and use no Dask scheduler (--scheduler "
+                           "belongs to python -m theory.report and make figures)",
+    (None, "--rel-width"): "--rel-width is an option of the epsilon command only",
+}
+
+
+def _hint(argv: List[str], message: str) -> str:
+    if "unrecognized arguments" not in message:
+        return message
+    command = next((a for a in argv if not a.startswith("-")), None)
+    for token in argv:
+        flag = token.split("=", 1)[0]
+        for (cmd, option), hint in _HINTS.items():
+            if flag == option and cmd in (None, command):
+                return f"{message}: {hint}"
+    return message
+
+
 def _fail(message: str, status: int) -> int:
-    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"{prog()}: error: {' '.join(str(message).split())}", file=sys.stderr)
     return status
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Run one command; return the exit status (0 ok, 2 bad input, 1 the accountant failed)."""
-    parser = build_parser()
+    argv = _attach_negative_values(list(sys.argv[1:] if argv is None else argv))
     try:
-        args = parser.parse_args(_attach_negative_values(list(sys.argv[1:] if argv is None else argv)))
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except InvalidParameter as exc:
+            raise InvalidParameter(_hint(argv, str(exc))) from None
         if args.command is None:
             raise InvalidParameter("a command is required: epsilon, delta, calibrate-sigma or critical-steps")
         result = args.run(args)
@@ -397,9 +578,5 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _fail(f"accountant not available: {exc}", EXIT_FAILURE)
     except Exception as exc:  # noqa: BLE001 - the CLI contract: one line, never a traceback
         return _fail(f"{type(exc).__name__}: {exc}", EXIT_FAILURE)
-    if args.json:
-        payload = dict(result["json"], scheduler=args.scheduler)
-        print(json.dumps(payload, sort_keys=True))
-    else:
-        print(result["text"])
+    print(json.dumps(result["json"], sort_keys=True) if args.json else result["text"])
     return 0

@@ -47,6 +47,21 @@ def check_delta(delta, name: str = "delta") -> float:
     return x
 
 
+#: the delta range the accountants' command line certifies (README "The accountant CLI"): below 1e-15 the
+#: FFT's rounding is not bounded relative to delta; above 0.5 epsilon(delta) is 0 or close to it for every
+#: mechanism a user would run, and a delta that large is no privacy guarantee.
+ACCOUNTANT_DELTA_MIN, ACCOUNTANT_DELTA_MAX = 1e-15, 0.5
+
+
+def check_accountant_delta(delta, name: str = "delta") -> float:
+    """Target delta of the accountants' command line: delta in [1e-15, 0.5]."""
+    x = _real(name, delta)
+    if not ACCOUNTANT_DELTA_MIN <= x <= ACCOUNTANT_DELTA_MAX:
+        raise InvalidParameter(f"{name} must lie in [{ACCOUNTANT_DELTA_MIN:g}, {ACCOUNTANT_DELTA_MAX:g}], "
+                               f"got {delta!r}")
+    return x
+
+
 def check_epsilon(epsilon, name: str = "epsilon") -> float:
     """Target epsilon: epsilon in [0, inf)."""
     x = _real(name, epsilon)

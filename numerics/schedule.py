@@ -11,8 +11,10 @@ norm C) described by
   ``"l2-knorm"`` (density ~ exp(-||x||_2 / s) in R^dimension, the l2 K-norm mechanism);
 * its **noise multiplier** ``sigma`` = s / C (noise scale / per-record sensitivity), for every noise.
 
-For fixed-size and with-replacement phases ``q`` is set to b/n (only a convenience: the accountants
-never treat such a phase as Poisson). Under add-remove, n is the size of the larger of the two data
+For fixed-size and with-replacement phases ``q`` is set to b/n (min(b/n, 1) with replacement; only a
+convenience: the accountants never treat such a phase as Poisson). Such a phase may be given by q and n
+instead of b when q*n is an integer; q, b and n that disagree are refused (a Poisson phase may name b
+and n too, with q = b/n), never silently resolved. Under add-remove, n is the size of the larger of the two data
 sets, the one the batch is drawn from (the pessimistic choice: a sampling fraction b/n).
 Following dp_accounting's frozen ``DpEvent`` objects, a schedule describes; accountants compute
 (numerics.accounting holds the table of which accountant covers which phase).
@@ -27,6 +29,7 @@ smaller than the add/remove epsilon (an accountant may be loose, never optimisti
 """
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional, Tuple
@@ -74,22 +77,42 @@ class Phase:
         object.__setattr__(self, "q", check_q(self.q))
 
     def _check_sizes(self):
+        """q, b and n must tell one story: a value that two of them fix differently is refused, never
+        silently resolved (a fixed-size q*n that is not an integer is no batch size)."""
         b, n = self.batch_size, self.dataset_size
+        if b is not None:
+            b = _positive_int(b, "batch_size")
+        if n is not None:
+            n = _positive_int(n, "dataset_size")
         if self.sampling in ("fixed-size", "with-replacement"):
+            if b is None and n is not None and self.q is not None:
+                b = batch_of(self.q, n, self.sampling)
             if b is None or n is None:
-                raise InvalidParameter(f"{self.sampling} sampling needs batch_size and dataset_size")
-            b, n = _positive_int(b, "batch_size"), _positive_int(n, "dataset_size")
+                raise InvalidParameter(f"{self.sampling} sampling needs batch_size and dataset_size (or q with "
+                                       f"dataset_size, q*dataset_size an integer)")
             if self.sampling == "fixed-size" and b > n:
                 raise InvalidParameter(f"batch_size must be <= dataset_size for fixed-size sampling, "
                                        f"got {b} > {n}")
-            object.__setattr__(self, "batch_size", b)
-            object.__setattr__(self, "dataset_size", n)
-            object.__setattr__(self, "q", b / n)
+            _same_rate(self.q, b, n, self.sampling)
+            # with replacement b may exceed n; q (a convenience, module docstring) stays in (0, 1]
+            object.__setattr__(self, "q", min(b / n, 1.0))
         elif self.sampling == "full-batch":
+            if b is not None and n is not None and b != n:
+                raise InvalidParameter(f"a full batch has batch_size = dataset_size, got {b} of {n}")
+            if self.q is not None and _real_or_none(self.q) not in (None, 1.0):
+                raise InvalidParameter(f"full-batch sampling has q = 1, got q={self.q!r}")
             object.__setattr__(self, "q", 1.0)
-        for name in ("batch_size", "dataset_size"):
-            if self.sampling in ("poisson", "full-batch") and getattr(self, name) is not None:
-                object.__setattr__(self, name, _positive_int(getattr(self, name), name))
+        elif b is not None:  # poisson
+            check_q(self.q)
+            if n is None:
+                raise InvalidParameter("a Poisson phase with batch_size needs dataset_size too (q = "
+                                       "batch_size/dataset_size)")
+            if b > n:
+                raise InvalidParameter(f"batch_size must be <= dataset_size for Poisson sampling (q = b/n <= 1), "
+                                       f"got {b} > {n}")
+            _same_rate(self.q, b, n, self.sampling)
+        object.__setattr__(self, "batch_size", b)
+        object.__setattr__(self, "dataset_size", n)
 
     def _check_dimension(self):
         if self.noise == "l2-knorm":
@@ -107,15 +130,13 @@ class Phase:
     def fixed_size(cls, *, batch_size: int, dataset_size: int, sigma: float, steps: int,
                    noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
         """Batches of ``batch_size`` records drawn without replacement from ``dataset_size``."""
-        return cls(batch_size / dataset_size if _sizes_ok(batch_size, dataset_size) else 1.0, sigma, steps,
-                   "fixed-size", noise, batch_size, dataset_size, dimension)
+        return cls(None, sigma, steps, "fixed-size", noise, batch_size, dataset_size, dimension)
 
     @classmethod
     def with_replacement(cls, *, batch_size: int, dataset_size: int, sigma: float, steps: int,
                          noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
         """Batches of ``batch_size`` independent uniform draws from ``dataset_size`` records."""
-        return cls(batch_size / dataset_size if _sizes_ok(batch_size, dataset_size) else 1.0, sigma, steps,
-                   "with-replacement", noise, batch_size, dataset_size, dimension)
+        return cls(None, sigma, steps, "with-replacement", noise, batch_size, dataset_size, dimension)
 
     @classmethod
     def full_batch(cls, *, sigma: float, steps: int, noise: str = "gaussian",
@@ -137,9 +158,36 @@ class Phase:
         return out
 
 
-def _sizes_ok(b, n) -> bool:
-    """Whether b / n can be formed (validation with a proper message happens in Phase itself)."""
-    return all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v >= 1 for v in (b, n))
+def _real_or_none(x):
+    """x as a float when it is a real number (validation proper happens in check_q)."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return None
+    return float(x)
+
+
+def batch_of(q, n: int, sampling: str = "fixed-size") -> int:
+    """The batch size b = q*n of a fixed-size (or with-replacement) phase given by its rate: refused in
+    one line unless q*n is an integer (up to rounding of q's last digit), since a rounded batch is a
+    different mechanism (q 0.0125 of n 100 is no batch: a batch of 1 gives epsilon 6.48, of 2 9.69)."""
+    x = _real_or_none(q)
+    if x is None or not 0.0 < x <= (math.inf if sampling == "with-replacement" else 1.0):
+        check_q(q)
+    b = round(x * n)
+    if b < 1 or abs(x * n - b) > 1e-9 * max(1.0, x * n):
+        raise InvalidParameter(f"q*dataset_size must be a positive integer batch size for {sampling} sampling, "
+                               f"got q={q!r} of dataset_size {n} (q*n = {x * n:.6g}); give --batch-size")
+    return b
+
+
+def _same_rate(q, b: int, n: int, sampling: str) -> None:
+    """Refuse a q that contradicts b/n (the caller gave both; which one was meant is ambiguous)."""
+    x = _real_or_none(q)
+    if q is None or x == b / n or (sampling != "poisson" and x == min(b / n, 1.0)):
+        return
+    if x is not None and abs(x - b / n) <= 1e-12 * (b / n):
+        return
+    raise InvalidParameter(f"q={q!r} contradicts batch_size/dataset_size = {b}/{n} = {b / n:.6g} "
+                           f"({sampling} sampling); give q or the two sizes, not both")
 
 
 @dataclass(frozen=True)
@@ -227,7 +275,7 @@ def _as_phase(p, index: int) -> Phase:
         missing = [k for k in required if k not in p]
         if missing:
             raise InvalidParameter(f"phase {index}: missing field {missing[0]!r} (a phase names q, sigma and steps)")
-        fields = {"q": 1.0, **p}  # q is derived from the sizes for the other samplings
+        fields = {"q": None, **p}  # q is derived from the sizes (or checked against them) for the others
         return Phase(**fields)
     raise InvalidParameter(f"phase {index} is {p!r}: give Phase(q=.., sigma=.., steps=..) or a dict with keys "
                            f"q, sigma, steps; a bare tuple is ambiguous (Opacus writes (noise_multiplier, "
