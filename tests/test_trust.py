@@ -26,19 +26,7 @@ KNOWN_MARGIN_SIGN_VIOLATIONS = frozenset()
 KNOWN_MISSING_MARGIN_REASONS = frozenset()
 #: exact/rigorous claims without evidence['domain'] (for the audit, issue 17, and the paper owners to empty)
 KNOWN_MISSING_DOMAIN = frozenset({
-    "000.C2.leblond-rate", "000.C2.sqrt-bound.certified", "000.C3.average-definition",
-    "000.alg.broadcast-content", "000.alg.wait-equality", "000.coverage.one-noisy-sum",
-    "000.example-1.hypotheses", "000.example-1.rounds", "000.example-2.hypotheses", "000.example-2.rounds",
-    "000.example-3.hypotheses", "000.example-3.rounds", "000.example-4.hypotheses", "000.example-4.rounds",
-    "000.example-5.hypotheses", "000.example-5.rounds", "000.fig3.i-over-log-i-fewer-rounds",
-    "000.fig3.linear-fewest-rounds", "000.lemma-B3.conclusion-exact", "000.lemma-B3.reindexed-sum",
-    "000.lemma-D1.L826-q", "000.lemma-D1.conclusion.certified", "000.r0.sigma-threshold.certified",
-    "000.sequences.c22-domain", "000.sequences.example3-form", "000.sequences.experiment-form",
-    "000.sequences.i-over-ln-i-domain", "000.sequences.table3-rounds", "000.table-1.client-counts",
-    "000.text.m-range", "000.text.summation-ranges", "000.thm-2.1.consistency", "000.thm-2.1.rho-bijection",
-    "000.thm-2.1.round-sum", "000.thm-2.1.t-le-tglob", "000.thm-2.1.wait-consistency",
-    "000.thm-2.1.wait-invariant", "000.thm-2.2.optimality-factor", "002.lemma-B3.conclusion.certified",
-    "002.lemma-B3.moment-14.certified", "002.lemma-B3.tail-13.certified",
+    "002.lemma-B3.conclusion.certified", "002.lemma-B3.moment-14.certified", "002.lemma-B3.tail-13.certified",
 })
 #: refuted claims without claim(recheck=) (for the audit, issue 17, and the paper owners to empty)
 KNOWN_WITHOUT_RECHECK = frozenset({

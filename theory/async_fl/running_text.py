@@ -59,7 +59,7 @@ def check_m_range() -> Verdict:
            f"p = {p} the first size is N_c q 0^p = {s0} and D.3's s = s_{{0,c}}/m^p is undefined. The main-text range should "
            f"read m > 0; every example and experiment uses m > 0 (e.g. m = {EXPERIMENT_PRINTED['m'].text}, L1967), so no number changes.")
     return Verdict("refuted", "exact", -1.0, ev, why=why, arithmetic=("rational",),
-                   counterexample={"m": 0, "p": p, "q": str(q), "N_c": n_c, "s_0c": str(s0), "s_defined": False})
+                   counterexample={"m": 0, "p": p, "q": float(q), "N_c": n_c, "s_0c": float(s0), "s_defined": False})
 
 
 def _rounds(q, m, p, n_c, k, first: int, inclusive: bool) -> int:
