@@ -73,3 +73,30 @@ def test_abel_telescope_is_at_most_r2_over_two_gamma_T(T, seed):
 @pytest.mark.slow
 def test_sum_certificates_over_a_larger_range():
     assert theorem2._certify_sums(100_000)["certified"]
+
+
+def test_theorem4_huber_lower_bound_is_below_a_monte_carlo_estimate():
+    """The exact coupling bound (h = 100) can only be below the Huber run's mean; h too small is refused."""
+    from numerics.errors import InvalidParameter
+
+    hub = theorem4.huber_lower_bound()
+    mc, se = theorem4.huber_monte_carlo(reps=400, huber=100.0)
+    assert float(hub["lower_bound"]) <= mc + 5 * se and hub["correction"] < Fraction(1, 10 ** 50)
+    with pytest.raises(InvalidParameter, match="too small"):
+        theorem4.huber_lower_bound(huber=10)
+
+
+def test_rechecks_refuse_points_outside_the_hypotheses():
+    from theory.ledger import HypothesisFails
+
+    cx = dict(theorem3.theorem3_is_dp().counterexample)
+    with pytest.raises(HypothesisFails, match="variance"):
+        theorem3.recheck_theorem3({**cx, "A": cx["A"] * 2})
+    with pytest.raises(HypothesisFails, match="Eq. \\(12\\)"):
+        theorem3.recheck_theorem3({**cx, "Delta_S0": cx["Delta_S0"] / 2})
+    cx4 = dict(theorem4.bound_printed_variance().counterexample)
+    with pytest.raises(HypothesisFails, match="\\(13\\)"):
+        theorem4.recheck_bound_printed({**cx4, "gamma": "1/5"})
+    cx28 = dict(theorem2.eq28().counterexample)
+    with pytest.raises(HypothesisFails):
+        theorem2.recheck_eq28({**cx28, "a_t": [2, 1, 1, 1, 0]})
