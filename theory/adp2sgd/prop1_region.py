@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import flint
 
-from theory.adp2sgd.utility import CAUSE_C3
 from theory.ledger import Verdict, claim
+
+#: the one error behind the Proposition 1 findings: its T condition does not secure Theorem 1's C3 <= 1
+CAUSE_C3 = "001-prop1-c3-not-secured"
 
 K_MAX, TAU_PER_K, RHO_MAX = 12, 9, 0.999
 MAX_DEPTH = 30

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from theory.adp2sgd import prop1_region
+from theory.adp2sgd.prop1_region import CAUSE_C3
 from theory.ledger import HypothesisFails, Verdict, claim
 
 # symbols: eta, B, L, K, tau, rho-bar, T, and the Theorem 1 data
@@ -62,9 +64,6 @@ def step_size_substitution() -> Verdict:
                    counterexample=None if ok else {"residual": str(residual)}, arithmetic=("sympy",))
 
 
-#: the one error behind the Proposition 1 findings: its T condition does not secure Theorem 1's C3 <= 1
-CAUSE_C3 = "001-prop1-c3-not-secured"
-
 #: a point with T at Proposition 1's bound (exact rationals: sqrt(rho) = 67/100 is rational).
 COUNTEREXAMPLE = {"K": 2, "tau": 44, "sqrt_rho": sp.Rational(67, 100), "L": sp.Rational(1, 60), "B": 1}
 
@@ -82,8 +81,6 @@ def arb_constants(point: dict):
     """Ball enclosures of (C1, C2 K/(eta B), 1 - C3) at ``point`` with T = T_min (prop1_region.margins: L and B
     enter only through x = eta B L, an independent derivation of the same constants)."""
     import flint
-
-    from theory.adp2sgd import prop1_region
 
     r = point["sqrt_rho"]
     with flint.ctx.workprec(128):
