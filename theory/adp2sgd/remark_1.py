@@ -121,4 +121,4 @@ def intermediate() -> Verdict:
                        f"It holds at the evaluated t only when the worker draw is also treated as a hidden subsampling, "
                        f"which the model itself reveals. Besides, along the proof's route (alpha fixed) the bound at t "
                        f"is eps(1-x)((1-mu)-mu x) above sqrt(t/T) eps, x = sqrt(t/T).",
-                   readings=readings)
+                   readings=readings, arithmetic=("sympy", "float"))

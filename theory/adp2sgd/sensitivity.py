@@ -196,4 +196,4 @@ def guarantee() -> Verdict:
                        + ("every reading considered" if every else "the first reading")
                        + f" (all exchanged models, final models only: delta >= {d_final:.3g}, add/remove: "
                          f"delta >= {d_add:.3g}). The theorem fails by a factor B in the noise scale.",
-                   readings=readings)
+                   readings=readings, arithmetic=("float",))

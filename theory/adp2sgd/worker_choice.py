@@ -194,4 +194,4 @@ def guarantee_given_sensitivity() -> Verdict:
                        f"Refuted when every exchanged model is observed (the paper's threat model and proof); "
                        f"not refuted when only the final models are released (our best lower bound there: "
                        f"eps >= {eps_final:.3f}): undecided under that reading.",
-                   readings=readings)
+                   readings=readings, arithmetic=("float",))
