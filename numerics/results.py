@@ -10,6 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 
+def _short_repr(self, names) -> str:
+    """The numbers and their meaning; ``details`` (grids, refinement history) only by its keys."""
+    fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+    keys = ", ".join(sorted(self.details)) if isinstance(self.details, dict) else "..."
+    return f"{type(self).__name__}({fields}, details={{{keys}}})"
+
+
 @dataclass(frozen=True)
 class EpsilonBounds:
     epsilon_lower: float
@@ -19,6 +26,9 @@ class EpsilonBounds:
     adjacency: str
     certified: bool = True
     details: dict = field(default_factory=dict, compare=False)
+
+    def __repr__(self) -> str:
+        return _short_repr(self, ("epsilon_lower", "epsilon_upper", "delta", "method", "adjacency", "certified"))
 
     @property
     def relative_width(self) -> float:
@@ -38,6 +48,9 @@ class DeltaBounds:
     adjacency: str
     certified: bool = True
     details: dict = field(default_factory=dict, compare=False)
+
+    def __repr__(self) -> str:
+        return _short_repr(self, ("delta_lower", "delta_upper", "epsilon", "method", "adjacency", "certified"))
 
     def to_dict(self) -> dict:
         return asdict(self)
