@@ -247,7 +247,7 @@ def dataset_neighbours_with_replacement() -> Verdict:
                 evidence={"mechanism": "per-sample gradients +-G, K-norm noise lambda = Delta S/eps, batch average of b draws with replacement",
                           "tail_loss_formula": "b [log(1-p+p e^(eps/2)) - log(1-p+p e^(-eps/2))], p = 1/n",
                           "edge_with_one_record": {"n": 1, "per_iteration_loss_limit": single},
-                          "largest_n_with_loss_above_eps": n_star,
+                          "largest_n_with_tail_limit_above_eps": n_star,
                           "mnist_K5_n": n_mnist, "mnist_K5_loss_limit": loss_mnist,
                           "why": "Theorem 1's sensitivity is over mini-batches (Def. 2); a record drawn m times moves the batch mean m times",
                           "margin_unit": "relative to epsilon ((epsilon - privacy loss)/epsilon)"},
@@ -256,8 +256,9 @@ def dataset_neighbours_with_replacement() -> Verdict:
                 why=(f"Theorem 1 bounds the loss for mini-batches differing in one sample (Def. 2), but Def. 1 compares data "
                      f"sets, and with replacement (L104) the differing record enters the batch M ~ Bin(b, 1/n) times, moving "
                      f"the mean by M Delta S: far along the shift the loss tends to {loss:.4f} > epsilon = {eps} for b = {b}, "
-                     f"n = {n} (USPS over K = 1000 edges, Fig. 7), and to {single:.2f} for n = 1. It exceeds epsilon only for "
-                     f"n <= {n_star}; at MNIST with K = 5 (n = {n_mnist}) it is {loss_mnist:.2e}."),
+                     f"n = {n} (USPS over K = 1000 edges, Fig. 7), and to {single:.2f} for n = 1. This tail limit (a lower bound "
+                     f"on the worst-case loss) exceeds epsilon for n <= {n_star}; at MNIST with K = 5 (n = {n_mnist}) it is "
+                     f"{loss_mnist:.2e}, which decides nothing there."),
                 arithmetic=("mpmath",))
     kdp = _k_norm_dp_verdict()
     readings = (Reading("neighbours are data sets differing in one sample (Def. 1); each edge draws its b samples with "
