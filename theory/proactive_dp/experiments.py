@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from numerics.sweep import sweep
-from theory.ledger import Verdict, agrees_with_printed, claim, printed_tolerance
+from theory.ledger import Reading, Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.proactive_dp.calculators import epsilon_d4, sigma_eq6
 from theory.printed import texts
 from theory.proactive_dp import paper_values
@@ -210,7 +210,13 @@ def check_budget_l1520() -> Verdict:
            f"rule the other rows follow gives sigma = {sigma_for_label:.4f} for eps = 0.1. The label rounds to 0.1, but as a "
            f"budget it is exceeded under either formula; the certified eps of the trained run is lower "
            f"(002.experiments.table-6 holds).")
-    return Verdict("refuted", "numeric", margin, ev, why=why,
+    lab = float(row["label"])
+    m35 = (lab - row["epsilon_from_sigma_eq35"]) / lab
+    readings = (Reading("eps(sigma) = 2 ln(1/delta)/sigma^2, the rule the other rows follow", "L1516-1524", "refuted", margin,
+                        f"eps = {row['epsilon_from_sigma']:.4f} > {row['label']}"),
+                Reading("eps(sigma) = 2 ln(1/delta)/(sigma^2 - 2), the inverse of (35) (D.4 step 1)", "L854, L1580",
+                        "refuted" if m35 < 0 else "holds", m35, f"eps = {row['epsilon_from_sigma_eq35']:.4f} vs {row['label']}"))
+    return Verdict("refuted", "numeric", margin, ev, why=why, readings=readings,
                    counterexample={"sigma": row["sigma"], "delta": BUDGET_TABLES[6]["delta"], "label": row["label"],
                                    "epsilon_ln_only": row["epsilon_from_sigma"]})
 
