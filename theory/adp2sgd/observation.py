@@ -71,4 +71,7 @@ def sum_epsilon_lower(*, T: int, p: float, m: float, delta: float) -> float:
     hi = 1.0
     while f(hi) > 0:
         hi *= 2
-    return float(brentq(f, 0.0, hi, xtol=1e-6)) * (1 - 1e-9)
+    e = float(brentq(f, 0.0, hi, xtol=1e-7))
+    while e > 0 and f(e) <= 0:                 # step below the root until the bound is attained (a lower bound)
+        e = max(0.0, e - 1e-6)
+    return e
