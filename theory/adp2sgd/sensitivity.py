@@ -158,7 +158,8 @@ def guarantee() -> Verdict:
     refuted = delta_lower > pt["delta"]
     # other readings, computed: only the final models are released; add/remove adjacency
     d_final = final_models_delta(m=2 * G / sigma, epsilon=pt["epsilon"])
-    d_add = p_drawn * observation.mixture_delta(gamma_k, G / sigma, pt["epsilon"])
+    # add/remove: the record present among n_(1) + 1 (batch of B includes it w.p. B/(n_(1)+1)) or absent
+    d_add = p_drawn * observation.mixture_delta(s["B"] / (s["n1"] + 1), G / sigma, pt["epsilon"])
     status = lambda d: "refuted" if d > pt["delta"] else "open"  # noqa: E731
     readings = (
         Reading("every exchanged model observed (the paper's threat model L86 and its per-iteration composition "
