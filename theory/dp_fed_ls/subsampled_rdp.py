@@ -145,11 +145,11 @@ def lemma3_vs_exact() -> Verdict:
                    counterexample=None if margin >= 0 else {"tau": low["tau"], "nu2": low["nu2"], "alpha": low["alpha"]})
 
 
-def _lemma2_bound(tau, nu2, alpha):
+def lemma2_bound(tau, nu2, alpha):
     return float(LEMMA["lemma2_rdp_constant"].text) * tau * tau * alpha / nu2
 
 
-def _wbk(tau, nu2, alpha):
+def wbk_upper(tau, nu2, alpha):
     return wbk.rdp_upper(tau, math.sqrt(nu2), alpha)
 
 
@@ -158,7 +158,7 @@ def _wbk(tau, nu2, alpha):
        recorded="holds", result="Lemma 2", role="conclusion")
 def lemma2_integer_orders() -> Verdict:
     pts = list(region_points(2 / 3, integer_only=True))
-    rel, at = _worst(pts, _lemma2_bound, _wbk)
+    rel, at = _worst(pts, lemma2_bound, wbk_upper)
     return Verdict("holds" if rel >= 0 else "open", "sampled", rel,
                    evidence={"points": len(pts), "where": f"tau in {TAUS}, {NU2_POINTS} log-spaced nu^2 in "
                              f"[2/3, {NU2_MAX}], every integer order in the region", "tightest_point": at,
@@ -193,46 +193,8 @@ def alpha0_endpoints() -> dict:
                 "at_branch_switch_nu2_1/ln2": 4 / mpmath.log(2)}
 
 
-def _lemma2_scan_above_two() -> tuple:
+def lemma2_scan_above_two() -> tuple:
     """Lemma 2 against WBK Corollary 10 at fractional orders in [2, alpha_max] over the grid of region_points."""
     pts = [p for p in region_points(2 / 3) if p[2] > 2 and not float(p[2]).is_integer()]
-    rel, at = _worst(pts, _lemma2_bound, _wbk)
+    rel, at = _worst(pts, lemma2_bound, wbk_upper)
     return len(pts), rel, at
-
-
-@claim(id="004.lemma-2.fractional-orders", seed="004", lines="L180-L186, L188-L194, L314-L317",
-       statement="Lemma 2 at the fractional orders alpha = log(1/delta)/((1-lambda)eps)+1 at which Theorem 1 applies it for the paper's budgets (Table 2: MNIST uniform, N = 1000, tau = 0.05, T = 30, eps = 6..9): (alpha, 3.5 tau^2 alpha/nu^2)-RDP at nu^2 = (Theorem 1's noise / 2L)^2.",
-       recorded="holds", version="2", result="Lemma 2", role="conclusion")
-def lemma2_fractional_orders() -> Verdict:
-    from theory.dp_fed_ls.closed_form import UNIFORM, theorem_orders
-
-    rows = []
-    for eps, tau, nu2, a in theorem_orders(UNIFORM):
-        bound, upper = _lemma2_bound(tau, nu2, a), _wbk(tau, nu2, a)
-        rows.append({"eps": eps, "tau": tau, "nu2": nu2, "alpha": a, "lemma2": bound, "wbk_cor10_upper": upper,
-                     "poisson_lower": exact_poisson_rdp(tau, nu2, a), "margin": (bound - upper) / upper})
-    margin = min(r["margin"] for r in rows)
-    ends = alpha0_endpoints()
-    a0 = float(alpha0_below_two()) if ends["at_nu2_2/3"] >= ends["at_branch_switch_nu2_1/ln2"] else math.inf
-    n_above, rel_above, at_above = _lemma2_scan_above_two()
-    orders = [r["alpha"] for r in rows]
-    covered = min(orders) >= a0
-    status = "holds" if margin >= 0 and covered else "open"
-    why = (f"(alpha-1)D_alpha is convex in alpha, so WBK's integer-order bounds (Theorem 9) interpolated linearly "
-           f"(Corollary 10) bound the fixed-size RDP at fractional alpha, and on (1, 2) D_alpha <= D_2; Theorem 1 uses "
-           f"alpha in [{min(orders):.3f}, {max(orders):.3f}] at the Table 2 budgets, where 3.5 tau^2 alpha/nu^2 exceeds "
-           f"that bound by at least {margin:.3f} (relative). Over the whole region the argument covers alpha >= "
-           f"8e^(3/2)/21 = {a0:.4f} on (1, 2) and the sampled fractional orders above 2 (margin {rel_above:.3f}); "
-           f"below {a0:.4f} (orders no result of the paper uses) it cannot decide")
-    return Verdict(status, "numeric", margin,
-                   evidence={"rows": rows, "domain": "the four (tau, nu^2, alpha) of Theorem 1 at eps = 6, 7, 8, 9 "
-                             "(MNIST uniform setting, L310; delta = 1/N^1.1, L302)",
-                             "argument": "convexity of alpha -> (alpha-1) D_alpha between WBK's integer-order upper "
-                                         "bounds (WBK Corollary 10), and D_alpha <= D_2 on (1, 2)",
-                             "alpha0_on_(1,2)_whole_region": a0,
-                             "alpha0_candidates_nu2_m": {k: float(v) for k, v in ends.items()},
-                             "above_2_scan": {"points": n_above, "margin": rel_above, "tightest_point": at_above},
-                             "open_below_alpha0": "for alpha < 8e^(3/2)/21 Lemma 2 is below the convexity bound near "
-                                                  "nu^2 = 2/3 and above the exact Poisson RDP (a lower bound): undecided"},
-                   why=why, arithmetic=("mpmath", "float"),
-                   reason="" if status == "holds" else "an order Theorem 1 uses lies where the convexity bound cannot decide")
