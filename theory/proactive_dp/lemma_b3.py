@@ -146,7 +146,7 @@ def check_reduction_t2() -> Verdict:
     x_max = sp.Rational(215, 216) ** 2
     margin = float(root - x_max)
     # e^x - 1 - 2x is convex with value 0 at 0 and at root, so it is <= 0 on [0, root]
-    ok = margin > 0 and float((sp.exp(x) - 1 - 2 * x).subs(x, x_max)) < 0
+    ok = margin > 0 and bool((sp.exp(x) - 1 - 2 * x).subs(x, x_max).is_negative)  # sign decided by sympy
     return Verdict("holds" if ok else "refuted", "symbolic", arithmetic=("sympy", "mpmath"), margin=margin,
                    evidence={"direction": "(mu, mu0), M_2 = q^2 (e^{1/sigma^2}-1)", "root_of_e^x=1+2x": float(root),
                              "x_max=(215/216)^2": float(x_max),

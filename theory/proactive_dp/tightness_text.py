@@ -131,7 +131,7 @@ def check_eq6_close_to_tight() -> Verdict:
                 f"eps_6/eps_upper = {worst['epsilon_6_over_certified_upper']:.3f} against 2 gamma = {two_gamma:.3f}"),
         Reading("within a factor 2; Algorithm 1's fixed-size batches (noise C, swap 2C)", "L79, L54, L578",
                 "holds" if fworst["epsilon_6_over_upper_at_s_max"] <= 2 else "refuted",
-                (2 * 1 - fworst["epsilon_6_over_upper_at_s_max"]) / fworst["epsilon_6_over_upper_at_s_max"],
+                (2 - fworst["epsilon_6_over_upper_at_s_max"]) / fworst["epsilon_6_over_upper_at_s_max"],
                 f"eps_6/eps_upper(fixed-size) = {[round(r['epsilon_6_over_upper_at_s_max'], 3) for r in fixed]} at the "
                 f"eps < {EPS_ABSTRACT} settings"))
     why = (f"at Table {worst['table']}'s setting the configuration Theorem 3.1 picks (sigma = {worst['sigma']}, s = "
