@@ -152,6 +152,11 @@ def settings_epsilon() -> Verdict:
                                         "fixed_upper_wbk": "upper bound, fixed-size replace-one, WBK 2019 Thm 9 RDP (loose)",
                                         "poisson_what_if": "what a Poisson analysis would give (the wrong model here)"},
                              "abadi_reading": "noise std sigma*C doubles the shift-to-noise ratio: see figures table_001_1"},
+                   why="The paper prints noise levels sigma only (L230), no epsilon, delta or clipping norm, so there is "
+                       "nothing to compare. Under the L92 reading (noise std 2 sigma C) a record's certified epsilon at "
+                       f"delta = {DELTA:g} is " + ", ".join(
+                           f"[{r['fixed_certified_lower']:.3g}, {r['fixed_certified_upper']:.3g}] at sigma = {r['sigma_printed']}"
+                           for r in rows) + " (CIFAR-10, fixed-size replace-one, certified).",
                    reason="the paper states no epsilon, delta or clipping norm for its settings (L230-232), so there is "
                           "nothing printed to compare; the per-record epsilon at delta=1e-5 under the L92 reading "
                           "(certified fixed-size replace-one bracket, and what a Poisson analysis would give) is in the evidence")

@@ -212,8 +212,8 @@ def c4() -> Verdict:
                                            "not the sum theta~ = sum_t theta^t printed at L202"},
                    reason="" if ok else "the difference is not the expected missing term",
                    counterexample=None if ok else {"difference": str(missing)},
-                   why=f"Substituting sigma^2 (L182) and T of (8) into Proposition 1's bound gives C4 = {c4_exact}, "
-                       f"which exceeds the printed 4 sqrt5 (1 + 1/(B^2 mu (1-mu))) by {missing}: the printed C4 drops "
+                   why=f"Substituting sigma^2 (L182) and T of (8) into Proposition 1's bound gives a C4 that exceeds the "
+                       f"printed 4 sqrt5 (1 + 1/(B^2 mu (1-mu))) by {missing} (L_delta = log(1/delta)): the printed C4 drops "
                        f"the '+1' of alpha = log(1/delta)/((1-mu)eps) + 1, so the printed bound is too small by that "
                        f"term (small when eps << B^2 mu log(1/delta)); the output theta~ (L202) must be a uniformly "
                        f"drawn theta^t, not the sum.",
