@@ -52,27 +52,17 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft
 import scipy.special
 
 from .errors import InvalidParameter, check_delta, check_epsilon
+from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments,  # noqa: F401 (re-exported)
+                          _window_side, compose, fold)
+from .fft_rounding import U
 from .pld_pairs import MixturePair
-from .precision import PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH
+from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS,
+                        PLD_RELATIVE_WIDTH, TILT_BELOW_DELTA)
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule, require_poisson_gaussian
-
-
-class AccuracyNotReached(RuntimeError):
-    """The requested relative width cannot be certified within the grid budget."""
-
-
-@dataclass(frozen=True)
-class GridPLD:
-    """A sub-probability PMF on the grid k*h, k = k0, k0+1, ..., plus an atom at +infinity."""
-
-    k0: int
-    pmf: np.ndarray
-    inf_mass: float
 
 
 # --------------------------------------------------------------------------------------------------
@@ -157,145 +147,88 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
 # composition
 # --------------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ComposedPLD:
-    """PMF of the composed loss on k*h, k = k0.., plus +infinity mass, wrap bound and noise estimate."""
-
-    k0: int
-    pmf: np.ndarray
-    h: float
-    inf_mass: float
-    wrap_mass: float
-    noise: float
-
-
-def _log_mgf(step: GridPLD, h: float, lam: np.ndarray) -> np.ndarray:
-    """log sum_k p_k exp(lam k h) for each lam (a sub-probability PMF keeps the Chernoff bound valid)."""
-    pos = step.pmf > 0
-    x = (step.k0 + np.nonzero(pos)[0]) * h
-    log_p = np.log(step.pmf[pos])
-    out = np.empty(len(lam))
-    for i in range(0, len(lam), 8):  # blocks of 8 rows keep the temporary small
-        e = log_p[None, :] + lam[i:i + 8, None] * x[None, :]
-        top = e.max(axis=1)
-        out[i:i + 8] = top + np.log(np.exp(e - top[:, None]).sum(axis=1))
-    return out
-
-
-def _moments(step: GridPLD, h: float) -> tuple[float, float]:
-    x = (step.k0 + np.arange(len(step.pmf))) * h
-    m = step.pmf.sum()
-    mean = float(np.dot(step.pmf, x) / m)
-    return mean, float(np.dot(step.pmf, (x - mean) ** 2) / m)
-
-
-def _window_side(steps, h: float, tail: float, sign: int) -> int:
-    """Grid index beyond which (above for sign=+1, below for -1) the composed PMF has mass <= ``tail``.
-
-    Chernoff: P(S >= A) <= exp(sum_i T_i K_i(lam) - lam A) for every lam > 0 (and the mirror image
-    below), with K_i the log-MGF of the grid PMF of step i; the best of a few lam around the Gaussian
-    optimum sqrt(2 log(1/tail)) / sd(S), and far below it, is used. Any lam gives a valid bound.
-    """
-    var = sum(t * _moments(s, h)[1] for s, t in steps)
-    star = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300))
-    # heavy right tails (small q, small sigma) need much smaller lam than the Gaussian optimum
-    lam = np.geomspace(max(star * 1e-3, 0.05), 2.0 * star, 20) if star > 0.1 else np.geomspace(star / 8, 2 * star, 8)
-    k = sum(t * _log_mgf(s, h, sign * lam) for s, t in steps)
-    if sign > 0:
-        return math.ceil(np.min((k - math.log(tail)) / lam) / h)
-    return math.floor(np.max((math.log(tail) - k) / lam) / h)
-
-
-def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS,
-            window: tuple[int, int] | None = None, wrap_mass: float | None = None) -> ComposedPLD:
-    """Compose ``steps`` (pairs (GridPLD, count)) by one FFT power per phase on a common window.
-
-    ``window`` (grid indices) and ``wrap_mass`` (a bound on the composed mass outside it) default to
-    the Chernoff window of these steps with ``tail`` on each side.
-    """
-    if window is None:
-        window = (_window_side(steps, h, tail, -1), _window_side(steps, h, tail, +1))
-        wrap_mass = 2.0 * tail
-    lo, hi = window
-    n = scipy.fft.next_fast_len(hi - lo + 1, real=True)
-    if n > max_points:
-        raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}; "
-                                 f"the budget is {max_points} (PLD_MAX_GRID_POINTS)")
-    log_mag = np.zeros(n // 2 + 1)
-    phase = np.zeros(n // 2 + 1)
-    log_survive = 0.0
-    for step, count in steps:
-        folded = np.bincount((step.k0 + np.arange(len(step.pmf))) % n, weights=step.pmf, minlength=n)
-        f = scipy.fft.rfft(folded)
-        with np.errstate(divide="ignore"):
-            log_mag += count * np.log(np.abs(f))
-        phase += count * np.angle(f)
-        log_survive += count * math.log1p(-step.inf_mass)
-    total = scipy.fft.irfft(np.exp(log_mag) * np.exp(1j * phase), n=n)
-    total = np.roll(total, -(lo % n))
-    # rounding noise of the FFT: the most negative entry (true masses are >= 0), at least the
-    # double-precision resolution of the largest entry; doubled as a margin
-    noise = 2.0 * max(float(-total.min()), 1e-16 * float(total.max()))
-    return ComposedPLD(lo, total, h, -math.expm1(log_survive), wrap_mass, noise)
-
-
 # --------------------------------------------------------------------------------------------------
 # from the composed PMF to delta(eps) and eps(delta)
 # --------------------------------------------------------------------------------------------------
 
 def _tail_sums(c: ComposedPLD, pmf: np.ndarray, upper: bool):
     """For every grid index K: x_K, A_K = sum_{j>K} m_j and D_K = delta(x_K) = A_K - B_K with
-    B_K = sum_{j>K} m_j e^{x_K - x_j}.
+    B_K = sum_{j>K} m_j e^{x_K - x_j}, D_K moved by its rounding bound towards ``upper``'s side.
 
     B is accumulated in log space, log sum_{j>K} m_j e^{-x_j} by ``np.logaddexp.accumulate``, so that
-    windows wider than 700 nats (epsilon in the thousands) stay exact; ``upper`` is kept for callers.
+    windows wider than 700 nats (epsilon in the thousands) stay exact. Rounding (u = 2^-53, n entries):
+    a sequential sum of nonnegative terms has relative error at most n u; each logaddexp step at most
+    3u of its partial sum, the final exp u |x + log s| + 2u; so |D~_K - D_K| <= err_K (below).
     """
-    x = (c.k0 + np.arange(len(pmf))) * c.h
+    n = len(pmf)
+    x = (c.k0 + np.arange(n)) * c.h
     a = np.concatenate([np.cumsum(pmf[::-1])[::-1][1:], [0.0]])
     with np.errstate(divide="ignore"):
         log_terms = np.log(pmf) - x
     log_s = np.concatenate([np.logaddexp.accumulate(log_terms[::-1])[::-1][1:], [-np.inf]])
-    b = np.exp(np.minimum(x + log_s, 0.0))  # m_j e^{x_K - x_j} <= m_j, so b <= a <= 1
-    d = np.maximum(a - b, 0.0)
+    top = np.minimum(x + log_s, 0.0)
+    b = np.exp(top)  # m_j e^{x_K - x_j} <= m_j, so b <= a <= 1
+    with np.errstate(invalid="ignore"):
+        err = 1.01 * (n * U * a + b * (3.0 * n * U + U * (np.abs(x) + np.abs(np.nan_to_num(log_s))) + 2.0 * U)
+                      + U * (a + b))
+    d = np.maximum(a - b + err, 0.0) if upper else np.maximum(a - b - err, 0.0)
     return x, a, b, d
 
 
-def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float) -> float:
+def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float, upper: bool | None = None) -> float:
+    """sum over x_j > eps of m_j (1 - e^{eps - x_j}); with ``upper`` True/False, rounded outward by the
+    bound of numpy's pairwise sum and of each term, (ceil(log2 n) + 14) u relative."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
     above = x > eps
-    return float(np.sum(pmf[above] * -np.expm1(eps - x[above])))
+    out = float(np.sum(pmf[above] * -np.expm1(eps - x[above])))
+    if upper is None:
+        return out
+    rel = (math.ceil(math.log2(max(len(pmf), 2))) + 14) * U
+    return out * (1.0 + rel) if upper else out * (1.0 - rel)
 
 
 def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float, upper: bool) -> float:
-    """Smallest eps >= 0 with sum_j m_j (1 - e^{eps - x_j})_+ <= delta (inf if never)."""
+    """Smallest eps >= 0 with sum_j m_j (1 - e^{eps - x_j})_+ <= delta (inf if never); ``upper``: the
+    answer is rounded up (else down), every rounding bounded (:func:`_tail_sums`, :func:`_closed_form`)."""
     if delta <= 0:
         return math.inf
-    x, a, b, d = _tail_sums(c, pmf, upper)  # d: delta at eps = x_K
+    x, a, b, d = _tail_sums(c, pmf, upper)  # d: delta at eps = x_K, rounded to the safe side
     if d[0] <= delta and x[0] <= 0:
-        return 0.0 if _delta_at(c, pmf, 0.0) <= delta else _solve_between(c, pmf, delta, x[0])
+        return 0.0 if _delta_at(c, pmf, 0.0, upper) <= delta else _solve_between(c, pmf, delta, upper)
     idx = int(np.argmax(d <= delta))  # first grid point where delta(x_K) <= target
     if d[idx] > delta:
         return math.inf
     if idx == 0:
-        return max(_solve_between(c, pmf, delta, x[0] - c.h), 0.0)
+        return max(_solve_between(c, pmf, delta, upper), 0.0)
     # on (x_{K-1}, x_K] delta(eps) = A - e^eps sum_{j>=K} m_j e^{-x_j}; solve exactly
     # in log space: e^{-x_{K-1}} underflows for epsilon beyond ~700
     a_k, b_k = a[idx - 1], b[idx - 1]
-    if b_k <= 0.0:  # no mass strictly above: delta is flat there, x_K is the answer
-        return max(float(x[idx]), 0.0)
-    return max(math.log(a_k - delta) - math.log(b_k) + float(x[idx - 1]), 0.0)
+    lo_x, hi_x = float(x[idx - 1]), float(x[idx])
+    if b_k <= 0.0 or a_k <= delta:  # flat there, or the rounding leaves no room: the grid point
+        return max(hi_x if upper else lo_x, 0.0)
+    n = len(pmf)
+    # relative rounding of a_k - delta and of b_k (as in _tail_sums), as absolute errors of their logs
+    slack = ((1.01 * n * U * a_k + 2.0 * U * (a_k + delta)) / (a_k - delta) + 3.2 * n * U
+             + U * (abs(lo_x) + 2.0) + 8.0 * U)
+    eps = math.log(a_k - delta) - math.log(b_k) + lo_x
+    eps = eps + slack + 4.0 * U * abs(eps) if upper else eps - slack - 4.0 * U * abs(eps)
+    return max(min(max(eps, lo_x), hi_x), 0.0)
 
 
-def _solve_between(c, pmf, delta, eps_hint=None):
-    """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form."""
+def _solve_between(c, pmf, delta, upper: bool = True):
+    """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form
+    (rounded outward: pairwise sums and logsumexp to (log2 n + 14) u relative, logs to 4u)."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
-    m = pmf.sum()
+    rel = (math.ceil(math.log2(max(len(pmf), 2))) + 14) * U
+    m = pmf.sum() * ((1.0 + rel) if upper else (1.0 - rel))
     if m <= delta:
         return -math.inf
     # log W = log sum_j m_j e^{-x_j} in log space: the window may start hundreds of nats below 0
     with np.errstate(divide="ignore"):
         log_w = float(scipy.special.logsumexp(np.log(pmf) - x))
-    return math.log(m - delta) - log_w
+    eps = math.log(m - delta) - log_w
+    slack = 2.0 * U * (m + delta) / (m - delta) + rel * (1.0 + abs(log_w)) + 8.0 * U * (1.0 + abs(eps))
+    return eps + slack if upper else eps - slack
 
 
 # --------------------------------------------------------------------------------------------------
@@ -308,6 +241,7 @@ class _Bracket:
 
     upper: ComposedPLD
     lower: ComposedPLD
+    tilted: bool = False
 
 
 def _pairs(schedule: Schedule, direction: str):
@@ -323,7 +257,11 @@ def _check_budget(pairs, h: float, tail: float, max_points: int = PLD_MAX_GRID_P
                                      f"h={h:.3g}; the budget is {max_points} (PLD_MAX_GRID_POINTS)")
 
 
-def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float) -> _Bracket:
+def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float, tilt: dict | None = None,
+                       swamped=None) -> _Bracket:
+    """Both sides of one direction composed: plainly, or with exponential tilting (numerics.pld_tilted)
+    when ``tilt`` ({"delta": d} or {"epsilon": e}) is given and ``swamped(plain bracket)`` says the
+    plain composition's proven rounding bound swamps the answer (or ``swamped`` is None)."""
     pairs = _pairs(schedule, direction)
     per_step_tail = tail / schedule.total_steps
     _check_budget(pairs, h, per_step_tail)
@@ -334,10 +272,18 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     # other tail of each then also carries the +inf mass (pessimistic) or the dropped mass (optimistic,
     # at most ``tail`` in total)
     window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
-    log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
-    wrap = 3.0 * tail - math.expm1(log_survive)
-    return _Bracket(compose(upper, h, tail, window=window, wrap_mass=wrap),
-                    compose(lower, h, tail, window=window, wrap_mass=wrap))
+    if tilt is None or swamped is not None:
+        log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
+        wrap = 3.0 * tail - math.expm1(log_survive)
+        plain = _Bracket(compose(upper, h, tail, window=window, wrap_mass=wrap),
+                         compose(lower, h, tail, window=window, wrap_mass=wrap))
+        if tilt is None or not swamped(plain):
+            return plain
+    from .pld_tilted import tilted
+    # the tilted composition bounds the wrap-around on each side with this window's ``tail`` and adds
+    # the +inf mass to delta itself (ComposedPLD.inf_mass)
+    return _Bracket(tilted(upper, h, tail, window=window, **tilt)[0],
+                    tilted(lower, h, tail, window=window, **tilt)[1], True)
 
 
 def _upper_pmf(c: ComposedPLD) -> np.ndarray:
@@ -364,11 +310,31 @@ def _eps_lower(c: ComposedPLD, delta: float) -> float:
 
 
 def _delta_upper(c: ComposedPLD, eps: float) -> float:
-    return min(_delta_at(c, _upper_pmf(c), eps) + c.inf_mass + _delta_slack(c), 1.0)
+    return min(_delta_at(c, _upper_pmf(c), eps, True) + c.inf_mass + _delta_slack(c), 1.0)
 
 
 def _delta_lower(c: ComposedPLD, eps: float) -> float:
-    return max(_delta_at(c, _lower_pmf(c), eps) - _delta_slack(c), 0.0)
+    return max(_delta_at(c, _lower_pmf(c), eps, False) - _delta_slack(c), 0.0)
+
+
+def rounding_share(c: ComposedPLD, eps: float) -> float:
+    """What the proven rounding bound of the composition (``c.noise`` per entry) adds to delta(eps)."""
+    x = (c.k0 + np.arange(len(c.pmf))) * c.h
+    return c.noise * float(np.sum(-np.expm1(eps - x[x > eps])))
+
+
+def plain_delta(c: ComposedPLD, eps: float) -> float:
+    """delta(eps) of the computed PMF as it is (no rounding bound): only to decide how to compose."""
+    return _delta_at(c, np.maximum(c.pmf, 0.0), eps)
+
+
+def note_absolute_width(details: dict, low: float, up: float, rel_width: float, abs_width: float) -> None:
+    """Say so when a bracket was accepted for its absolute width while its relative width is larger."""
+    width = (up - low) / up if up > 0 else 0.0
+    if width > rel_width:
+        note = (f"accepted at absolute width {up - low:.3g} <= {abs_width:g}; the relative width is {width:.3g} "
+                f"(> {rel_width:g})")
+        details["note"] = f"{details['note']}; {note}" if details.get("note") else note
 
 
 def _initial_step(schedule: Schedule, rel_width: float, delta: float, eps_guess: float | None = None) -> float:
@@ -412,15 +378,16 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
                 raise AccuracyNotReached(f"relative width {rel_width:.3g} not reachable: {exc}{reached}") from None
         low = max(v[0] for v in current.values())
         up = max(v[1] for v in current.values())
-        if low > up + max(abs_width, 1e-12 * abs(up)):
-            # the two sides are computed independently; crossing means the floating-point noise of the
-            # FFT (estimated, not enclosed) is beyond the target delta: refuse rather than report it
+        crossed = [d for d, v in current.items() if v[0] > v[1]]
+        if crossed or low > up:
+            # every rounding is bounded, so a crossing is a defect: refuse, per direction (the maximum
+            # over directions could hide one), with no tolerance
             raise AccuracyNotReached(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
-                                     f"h={h:.3g}): floating-point noise of the FFT exceeds this delta")
-        width = (up - low) / up if up - low > abs_width else 0.0
+                                     f"h={h:.3g}, directions {crossed or list(current)}): not certified")
+        width = (up - low) / up if up > 0 else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,
                         "directions": list(active), "seconds": time.perf_counter() - started})
-        if width <= rel_width:
+        if width <= rel_width or up - low <= abs_width:
             return low, up, current, history
         if len(history) > 2 and width > 0.9 * history[-3]["relative_width"]:
             raise AccuracyNotReached(
@@ -484,14 +451,19 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
+    # the rounding bound's share of delta at the lower epsilon (where it is largest)
+    swamped = Swamped(lambda b: rounding_share(b.upper, _eps_lower(b.lower, delta)) > 0.1 * rel_width * delta)
+
     def bracket_of(direction, h):
-        b = _compose_direction(schedule, direction, h, tail)
+        tilt = {"delta": delta}
+        b = _compose_direction(schedule, direction, h, tail, tilt, None if delta < TILT_BELOW_DELTA else swamped.tilt_only)
         return _eps_lower(b.lower, delta), _eps_upper(b.upper, delta), b
 
     low, up, current, history = _refine(bracket_of, directions, rel_width, max_refinements,
                                         _initial_step(schedule, rel_width, delta) * h0_scale, PLD_ABSOLUTE_WIDTH)
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
-               "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()}}
+               "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()},
+               "tilted": {d: v[2].tilted for d, v in current.items()}}
     details["seconds"] = time.perf_counter() - started
     return EpsilonBounds(low, up, delta, "pld", schedule.adjacency, True, details)
 
@@ -510,8 +482,11 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
     directions, h0_scale, max_refinements = _directions(schedule, max_refinements)
     started = time.perf_counter()
 
+    # the rounding bound's share of delta(epsilon) against the target width
+    swamped = Swamped(lambda b: rounding_share(b.upper, epsilon) > 0.1 * rel_width * plain_delta(b.upper, epsilon))
+
     def bracket_of(direction, h):
-        b = _compose_direction(schedule, direction, h, PLD_DELTA_TAIL)
+        b = _compose_direction(schedule, direction, h, PLD_DELTA_TAIL, {"epsilon": epsilon}, swamped.tilt_only)
         return _delta_lower(b.lower, epsilon), _delta_upper(b.upper, epsilon), b
 
     eps_guess = max(epsilon, 1e-3) if directions == REPLACE_ONE_DIRECTIONS else epsilon
@@ -519,6 +494,7 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
                                         _initial_step(schedule, rel_width, 1e-5, eps_guess=eps_guess) * h0_scale)
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
                "directions": {d: {"lower": v[0], "upper": v[1]} for d, v in current.items()},
+               "tilted": {d: v[2].tilted for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     return DeltaBounds(low, up, epsilon, "pld", schedule.adjacency, True, details)
 
@@ -574,3 +550,21 @@ def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_
                                True))
         ups.append(_beta_from(b.lower, _lower_pmf(b.lower), -_delta_slack(b.lower), alphas, False))
     return np.minimum.reduce(lows), np.minimum.reduce(ups)
+
+
+class Swamped:
+    """``swamped(bracket)`` for :func:`_compose_direction`: ``test(bracket)`` says whether the plain
+    composition's rounding bound swamps the answer; once it has, finer grids are composed with tilting
+    straight away (a finer grid only has more entries to carry the bound), and ``tilt_only`` (the
+    ``swamped`` argument to pass then) is None."""
+
+    def __init__(self, test):
+        self.test, self.seen = test, False
+
+    def __call__(self, bracket) -> bool:
+        self.seen = self.seen or bool(self.test(bracket))
+        return self.seen
+
+    @property
+    def tilt_only(self):
+        return None if self.seen else self

@@ -63,9 +63,11 @@ class _Composed:
     upper: "pld.ComposedPLD"
     lower: "pld.ComposedPLD"
     reference: "pld.ComposedPLD | None"
+    tilted: bool = False
 
 
-def _compose_order(models: List[StepModel], h: float, tail: float, tilt_delta: float | None = None) -> _Composed:
+def _grids(models: List[StepModel], h: float, tail: float):
+    """The per-step grid PMFs (upper, lower, reference or None) of one order at grid step h."""
     total = sum(m.steps for m in models)
     per_step_tail = tail / total
     upper = [(m.upper(h, per_step_tail), m.steps) for m in models]
@@ -74,65 +76,55 @@ def _compose_order(models: List[StepModel], h: float, tail: float, tilt_delta: f
         if len(g.pmf) > PLD_MAX_GRID_POINTS:
             raise pld.AccuracyNotReached(f"one step's PLD needs {len(g.pmf)} grid points at step h={h:.3g}; "
                                          f"the budget is {PLD_MAX_GRID_POINTS} (PLD_MAX_GRID_POINTS)")
-    # each side gets its own Chernoff window (2 tail of wrap-around mass): unlike the Poisson pairs of
-    # numerics.pld, a dominating pair need not dominate the realizable one step by step in the lower tail
     reference = None
     if any(m.reference is not None for m in models):
-        ref_steps = [((m.reference or m.upper)(h, per_step_tail), m.steps) for m in models]
-        reference = _tilted(ref_steps, h, tail, tilt_delta)[0] if tilt_delta else _compose(ref_steps, h, tail)
-    if tilt_delta:
-        return _Composed(_tilted(upper, h, tail, tilt_delta)[0], _tilted(lower, h, tail, tilt_delta)[1], reference)
+        reference = [((m.reference or m.upper)(h, per_step_tail), m.steps) for m in models]
+    return upper, lower, reference
+
+
+def _compose_grids(grids, h: float, tail: float, tilt: dict | None) -> _Composed:
+    """Compose each side; ``tilt`` ({"delta": d} or {"epsilon": e}) composes with exponential tilting
+    (numerics.pld_tilted). Each side gets its own Chernoff window (2 tail of wrap-around mass): unlike
+    the Poisson pairs of numerics.pld, a dominating pair need not dominate the realizable one step by
+    step in the lower tail."""
+    upper, lower, ref_steps = grids
+    if tilt:
+        from .pld_tilted import tilted
+        reference = tilted(ref_steps, h, tail, **tilt)[0] if ref_steps else None
+        return _Composed(tilted(upper, h, tail, **tilt)[0], tilted(lower, h, tail, **tilt)[1], reference, True)
+    reference = _compose(ref_steps, h, tail) if ref_steps else None
     return _Composed(_compose(upper, h, tail), _compose(lower, h, tail), reference)
 
 
-def _tilted(steps, h: float, tail: float, delta: float):
-    """(upper, lower) composed with exponential tilting at the Chernoff exponent of delta."""
-    from .pld_tilted import chernoff_lambda, compose_tilted
-    hc = h * _COARSEN
-    window = (pld._window_side([(_coarse(s, -1), t) for s, t in steps], hc, tail, -1) * _COARSEN,
-              pld._window_side([(_coarse(s, +1), t) for s, t in steps], hc, tail, +1) * _COARSEN)
-    lam, eps_guess = chernoff_lambda(steps, h, delta)
-    mean = sum(t * pld._moments(s, h)[0] for s, t in steps)
-    x_floor = max(mean, eps_guess - 40.0 / lam) if eps_guess > mean else mean
-    return compose_tilted(steps, h, tail, window, lam, x_floor)
-
-
-_COARSEN = 64
-
-
-def _coarse(step: "pld.GridPLD", sign: int) -> "pld.GridPLD":
-    """The PMF with every atom moved to the next multiple of _COARSEN grid points in direction ``sign``:
-    its log-MGF at sign * lam > 0 is at least the original's, so Chernoff bounds on it stay valid."""
-    k = step.k0 + np.arange(len(step.pmf))
-    c = np.ceil(k / _COARSEN) if sign > 0 else np.floor(k / _COARSEN)
-    c = c.astype(np.int64)
-    return pld.GridPLD(int(c[0]), np.bincount(c - c[0], weights=step.pmf), step.inf_mass)
+def _compose_order(models: List[StepModel], h: float, tail: float, tilt: dict, swamped: "pld.Swamped") -> _Composed:
+    """The order composed plainly, or with tilting when ``tilt`` asks for it (delta below
+    TILT_BELOW_DELTA) or when the plain composition's proven rounding bound swamps the answer."""
+    grids = _grids(models, h, tail)
+    if tilt.get("delta", 1.0) < TILT_BELOW_DELTA or swamped.tilt_only is None:
+        return _compose_grids(grids, h, tail, tilt)
+    b = _compose_grids(grids, h, tail, None)
+    return _compose_grids(grids, h, tail, tilt) if swamped(b) else b
 
 
 def _compose(steps, h: float, tail: float) -> "pld.ComposedPLD":
     """numerics.pld.compose on its Chernoff window, the window found on coarsened PMFs (64x cheaper)."""
-    hc = h * _COARSEN
-    lo = pld._window_side([(_coarse(s, -1), t) for s, t in steps], hc, tail, -1) * _COARSEN
-    hi = pld._window_side([(_coarse(s, +1), t) for s, t in steps], hc, tail, +1) * _COARSEN
-    return pld.compose(steps, h, tail, window=(lo, hi), wrap_mass=2.0 * tail)
+    from .pld_tilted import coarse_window
+    return pld.compose(steps, h, tail, window=coarse_window(steps, h, tail), wrap_mass=2.0 * tail)
 
 
 def _snap(models: List[StepModel], h: float) -> float:
-    floors = [m.loss_floor for m in models if m.loss_floor is not None and m.loss_floor < 0]
-    if not floors:
+    """h snapped to a divisor of the loss floor of the phase with the largest loss variance (the one
+    whose rounding down to the grid matters; a short, very private first phase must not set the grid)."""
+    floored = [m for m in models if m.loss_floor is not None and m.loss_floor < 0]
+    if not floored:
         return h
-    floor = -floors[0]
+    floor = -max(floored, key=_weight).loss_floor
     return floor / math.ceil(floor / h - 1e-9)
 
 
-def _check_noise(b: _Composed, delta: float) -> None:
-    """Refuse a delta that the FFT's floating-point noise could reach: the noise is estimated per entry
-    (numerics.pld.compose), not enclosed, so a bracket is reported only when that estimate summed over
-    the whole window is below a thousandth of delta."""
-    for c in (b.upper, b.lower, b.reference):
-        if c is not None and c.noise * len(c.pmf) > 1e-3 * delta:
-            raise pld.AccuracyNotReached(f"delta {delta:.3g} is within the FFT's floating-point noise "
-                                         f"({c.noise * len(c.pmf):.2g} over the window); not certified")
+def _weight(m: StepModel) -> float:
+    q, sigma = m.scale
+    return m.steps * min(sigma ** -2, q ** 2 * math.expm1(min(sigma ** -2, 700.0)))
 
 
 def _criterion(low: float, ref: float, up: float, rel_width: float) -> float:
@@ -149,8 +141,8 @@ def _criterion(low: float, ref: float, up: float, rel_width: float) -> float:
 
 def _remember(seen: dict, order: str, low: float, up: float, h: float) -> None:
     """Keep, per order, the best lower and upper bound of any grid so far (every one is valid)."""
-    if not low <= up * (1 + 1e-12) + 1e-300:
-        return  # crossed: floating-point noise; pld._refine refuses this pass
+    if not low <= up:
+        return  # crossed (a defect: every rounding is bounded); pld._refine refuses this pass
     old_low, old_up = seen.get(order, (-math.inf, math.inf))
     seen[order] = (max(old_low, low), min(old_up, up))
 
@@ -191,10 +183,12 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
 
     seen: dict = {}
 
+    # the rounding bound's share of delta, at the lower epsilon (where it is largest)
+    swamped = pld.Swamped(lambda b: pld.rounding_share(b.upper, pld._eps_lower(b.lower, delta))
+                          > 0.1 * rel_width * delta)
+
     def bracket_of(order, h):
-        b = _compose_order(orders[order], _snap(orders[order], h), tail,
-                           delta if delta < TILT_BELOW_DELTA else None)
-        _check_noise(b, delta)
+        b = _compose_order(orders[order], _snap(orders[order], h), tail, {"delta": delta}, swamped)
         low, true_up = pld._eps_lower(b.lower, delta), pld._eps_upper(b.upper, delta)
         _remember(seen, order, low, true_up, h)
         if b.reference is None:
@@ -212,6 +206,7 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
     up, per_up = _finish(current, lambda b: pld._eps_upper(b.upper, delta))
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
+               "tilted": {d: v[2].tilted for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     if any(v[2].reference is not None for v in current.values()):
         # where the realizable pair itself lies (its composition in one fixed order): the lower bound
@@ -230,13 +225,17 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
     started = time.perf_counter()
     seen: dict = {}
 
+    # the rounding bound's share of delta(epsilon) against the target width
+    swamped = pld.Swamped(lambda b: pld.rounding_share(b.upper, epsilon)
+                          > 0.1 * rel_width * pld.plain_delta(b.upper, epsilon))
+
     def bracket_of(order, h):
-        b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL)
-        # delta itself may be tiny: widen both sides by the FFT noise summed over the window instead
-        slack = max(c.noise * len(c.pmf) for c in (b.upper, b.lower))
-        low = max(pld._delta_lower(b.lower, epsilon) - slack, 0.0)
-        ref = min(pld._delta_upper(b.reference or b.upper, epsilon) + slack, 1.0)
-        true_up = min(pld._delta_upper(b.upper, epsilon) + slack, 1.0)
+        # every side carries its proven rounding bound (pld._delta_lower/_delta_upper); where that bound
+        # would swamp delta the order is composed again with tilting at epsilon (numerics.pld_tilted)
+        b = _compose_order(orders[order], _snap(orders[order], h), PLD_DELTA_TAIL, {"epsilon": epsilon}, swamped)
+        low = pld._delta_lower(b.lower, epsilon)
+        ref = pld._delta_upper(b.reference or b.upper, epsilon)
+        true_up = pld._delta_upper(b.upper, epsilon)
         _remember(seen, order, low, true_up, h)
         if b.reference is None:
             return low, ref, b
@@ -251,9 +250,10 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
     except pld.AccuracyNotReached as exc:
         return _best_seen(seen, orders, exc, lambda lo, hi: DeltaBounds(
             lo, hi, epsilon, method, adjacency, True, {"seconds": time.perf_counter() - started}))
-    up, per_up = _finish(current, lambda b: min(pld._delta_upper(b.upper, epsilon) + max(
-        c.noise * len(c.pmf) for c in (b.upper, b.lower)), 1.0))
+    up, per_up = _finish(current, lambda b: pld._delta_upper(b.upper, epsilon))
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
+               "tilted": {d: v[2].tilted for d, v in current.items()},
                "seconds": time.perf_counter() - started}
+    pld.note_absolute_width(details, low, up, rel_width, PLD_DELTA_ABSOLUTE_WIDTH)
     return DeltaBounds(low, up, epsilon, method, adjacency, True, details)

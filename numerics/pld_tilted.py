@@ -1,15 +1,16 @@
-r"""Composition of grid PMFs for very small delta (down to 1e-15): exponential tilting around epsilon.
+r"""Composition of grid PMFs with exponential tilting around epsilon: the accurate side of every small delta.
 
-A double-precision FFT leaves an absolute error of about 1e-16 of the largest composed mass in every
-entry, so numerics.pld (and its guard in numerics.pld_general) cannot certify delta much below 1e-9.
-Tilting moves the region that matters to the top of the distribution: with
-:math:`\tilde p_i(x) = p_i(x) e^{\lambda x}/M_i(\lambda)` for each step, the composition of the tilted PMFs is
+The rounding of a double-precision FFT composition is bounded entry by entry (numerics.fft_rounding):
+about :math:`T\rho\|a\|_2\|c\|_2` per entry, the same for every entry, so summed over the loss window
+above epsilon it can exceed a small delta (issue 29: 4.7 million entries of 5e-19 each against a delta
+of 1.7e-12). Tilting moves the region that matters to the top of the distribution: with
+:math:`\tilde p_i(x) = p_i(x) e^{\lambda x}/M_i` for each step, the composition of the tilted PMFs is
 the tilted composition, :math:`\tilde p^{(T)}(x) = p^{(T)}(x)e^{\lambda x}/\prod_i M_i^{T_i}` (an identity of
-convolutions), and the FFT's error is now relative to the tilted masses, which are large near
-:math:`x \approx \varepsilon` when :math:`\lambda` is the Chernoff exponent of :math:`P(L \ge \varepsilon)`. Untilting
-multiplies every entry and its noise by :math:`M^T e^{-\lambda x}`, at most 1 relative to the tilted scale
-above the point where the tilted and untilted masses cross, so delta(epsilon), a sum over losses above
-epsilon only, keeps its accuracy.
+convolutions, for any constants :math:`M_i`), and the FFT's error is now relative to the tilted masses,
+which are large near :math:`x \approx \varepsilon` when :math:`\lambda` is the Chernoff exponent of
+:math:`P(L \ge \varepsilon)`. Untilting multiplies every entry and its error bound by
+:math:`\prod_i M_i^{T_i} e^{-\lambda x}`, which decays above epsilon, so delta(epsilon), a sum over losses
+above epsilon only, keeps its accuracy.
 
 Soundness of what is returned (the same sides as numerics.pld):
 
@@ -23,8 +24,19 @@ Soundness of what is returned (the same sides as numerics.pld):
   :math:`e^{\lambda n h} P(S \ge x_{floor} + nh) \le \min_{\lambda' > \lambda} e^{\lambda nh + K(\lambda') - \lambda'(x_{floor} + nh)}`
   (Chernoff with the grid PMFs' log-MGF K), added to the wrap-around allowance; mass from below the window lands at the top with
   a factor :math:`e^{-\lambda nh} \le 1`, within ``tail``;
-* the FFT noise is estimated in the tilted domain as in numerics.pld (twice the most negative entry,
-  at least 1e-16 of the largest) and untilted entry by entry, added (upper) or subtracted (lower).
+* rounding, every source bounded (issue 29):
+  (i) the tilted masses: each computed entry is :math:`\tilde p_{ij}(1 + \theta_{ij})` with
+  :math:`|\theta_{ij}| \le \eta_i = 2u(|\log p_{ij}| + 3|\lambda x_j| + |l_{ij}| + |l_{ij} - \log M_i| + 3)`
+  (log, products, sums and exp each round by at most u relative, u = 2^-53; :math:`l = \log p + \lambda x`),
+  so the exact composition of the exact tilted PMFs lies between :math:`(1+\eta)^{-T}` and
+  :math:`(1-\eta)^{-T}` times that of the computed ones (all entries are nonnegative);
+  (ii) the FFT composition: the proven entrywise bound E of numerics.fft_rounding, added (upper) or
+  subtracted (lower) before untilting;
+  (iii) untilting: the exponent :math:`\sum_i T_i\log M_i - \lambda x_j` is computed with absolute error at
+  most :math:`\Delta_j = 2u(m+1)\sum_i T_i|\log M_i| + 3u|\lambda x_j| + u|\text{exponent}|` (m phases),
+  so each scale factor is within :math:`e^{\pm(\Delta_j + 2u)}`, applied in the safe direction;
+  (iv) the sum of the kept lower masses (the floor atom of the upper PMF) is rounded up by
+  :math:`(\lceil\log_2 n\rceil + 10)u` relative (numpy's pairwise summation).
 """
 from __future__ import annotations
 
@@ -34,70 +46,128 @@ import numpy as np
 import scipy.fft
 from scipy.special import logsumexp
 
-from . import pld
-
-
-def _log_mgf_total(steps, h: float, lam: float) -> float:
-    return float(sum(t * pld._log_mgf(s, h, np.array([lam]))[0] for s, t in steps))
+from .fft_rounding import U, SpectralPower
+from .pld_compose import AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments, _window_side
+from .precision import PLD_MAX_GRID_POINTS
 
 
 def _contamination(steps, h: float, lam: float, level: float, shift: float) -> float:
     """Bound on e^{lam shift} P(S >= level): min over lam' > lam of e^{lam shift + K(lam') - lam' level}."""
     lams = lam * np.geomspace(1.01, 30.0, 60)
-    k = sum(t * pld._log_mgf(s, h, lams) for s, t in steps)
+    k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
     return math.exp(min(float(np.min(lam * shift + k - lams * level)), 0.0))
 
 
 def chernoff_lambda(steps, h: float, delta: float) -> tuple[float, float]:
     """(lambda, epsilon) minimising the Chernoff bound epsilon with P(S >= epsilon) <= delta."""
     lams = np.geomspace(1e-3, 50.0, 120)
-    k = sum(t * pld._log_mgf(s, h, lams) for s, t in steps)
+    k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
     eps = (k - math.log(delta)) / lams
     i = int(np.argmin(eps))
     return float(lams[i]), float(eps[i])
 
 
+def chernoff_lambda_at(steps, h: float, epsilon: float) -> float:
+    """The lambda minimising the Chernoff bound K(lambda) - lambda epsilon of P(S >= epsilon): the tilt
+    that centres the composed PMF at epsilon (for delta at a given epsilon)."""
+    lams = np.geomspace(1e-3, 50.0, 120)
+    k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
+    return float(lams[int(np.argmin(k - lams * epsilon))])
+
+
+#: coarsening factor of the PMFs on which the Chernoff window is found (64x cheaper; still valid)
+_COARSEN = 64
+
+
+def coarse(step: GridPLD, sign: int) -> GridPLD:
+    """The PMF with every atom moved to the next multiple of _COARSEN grid points in direction ``sign``:
+    its log-MGF at sign * lam > 0 is at least the original's, so Chernoff bounds on it stay valid."""
+    k = step.k0 + np.arange(len(step.pmf))
+    c = np.ceil(k / _COARSEN) if sign > 0 else np.floor(k / _COARSEN)
+    c = c.astype(np.int64)
+    return GridPLD(int(c[0]), np.bincount(c - c[0], weights=step.pmf), step.inf_mass)
+
+
+def coarse_window(steps, h: float, tail: float) -> tuple[int, int]:
+    """Grid indices outside of which the composition of ``steps`` has at most ``tail`` on each side
+    (Chernoff on the coarsened PMFs)."""
+    hc = h * _COARSEN
+    return (_window_side([(coarse(s, -1), t) for s, t in steps], hc, tail, -1) * _COARSEN,
+            _window_side([(coarse(s, +1), t) for s, t in steps], hc, tail, +1) * _COARSEN)
+
+
+def tilted(steps, h: float, tail: float, *, delta: float | None = None, epsilon: float | None = None,
+           window: tuple[int, int] | None = None):
+    """(upper, lower) composed with exponential tilting: at the Chernoff exponent of ``delta`` (for
+    epsilon at delta) or the one that centres the composition at ``epsilon`` (for delta at epsilon).
+    ``window``: grid indices holding all but ``tail`` of the mass on each side (default: Chernoff on
+    the coarsened PMFs, :func:`coarse_window`)."""
+    window = coarse_window(steps, h, tail) if window is None else window
+    if epsilon is None:
+        lam, eps_guess = chernoff_lambda(steps, h, delta)
+    else:
+        lam, eps_guess = chernoff_lambda_at(steps, h, epsilon), epsilon
+    mean = sum(t * _moments(s, h)[0] for s, t in steps)
+    x_floor = max(mean, eps_guess - 40.0 / lam) if eps_guess > mean else mean
+    if epsilon is not None:
+        x_floor = min(x_floor, epsilon - h)  # delta at epsilon needs every loss above epsilon
+    return compose_tilted(steps, h, tail, window, lam, x_floor)
+
+
+def _tilt_error(step: GridPLD, lp: np.ndarray, log_m: float, lam_x: np.ndarray) -> float:
+    """eta_i of the module docstring, item (i), for one step."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.abs(np.log(step.pmf)) + 3.0 * np.abs(lam_x) + np.abs(lp) + np.abs(lp - log_m) + 3.0
+    terms = terms[step.pmf > 0]
+    return 2.0 * U * float(terms.max()) if len(terms) else 0.0
+
+
 def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: float, x_floor: float):
-    """(upper, lower) ComposedPLDs (noise folded in, see module docstring) for delta at losses >= x_floor."""
+    """(upper, lower) ComposedPLDs (rounding folded in, see module docstring) for delta at losses >= x_floor."""
     lo, hi = window
     # the FFT length is at least twice the window and is doubled until what can wrap from above onto
     # the used losses is below ``tail`` (or the budget ends; the allowance then carries the rest)
     n = scipy.fft.next_fast_len(2 * (hi - lo + 1), real=True)
-    while _contamination(steps, h, lam, x_floor + n * h, n * h) > tail and 2 * n <= pld.PLD_MAX_GRID_POINTS:
+    while _contamination(steps, h, lam, x_floor + n * h, n * h) > tail and 2 * n <= PLD_MAX_GRID_POINTS:
         n = scipy.fft.next_fast_len(2 * n, real=True)
-    if n > pld.PLD_MAX_GRID_POINTS:
-        raise pld.AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}")
-    log_mag, phase = np.zeros(n // 2 + 1), np.zeros(n // 2 + 1)
-    log_m_total, log_survive = 0.0, 0.0
+    if n > PLD_MAX_GRID_POINTS:
+        raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}")
+    power = SpectralPower(n)
+    log_m_total, abs_log_m, log_survive, t_eta = 0.0, 0.0, 0.0, 0.0
     for step, count in steps:
-        x = (step.k0 + np.arange(len(step.pmf))) * h
+        lam_x = lam * ((step.k0 + np.arange(len(step.pmf))) * h)
         with np.errstate(divide="ignore"):
-            lp = np.log(step.pmf) + lam * x
+            lp = np.log(step.pmf) + lam_x
         log_m = float(logsumexp(lp))
         folded = np.bincount((step.k0 + np.arange(len(step.pmf))) % n, weights=np.exp(lp - log_m), minlength=n)
-        f = scipy.fft.rfft(folded)
-        with np.errstate(divide="ignore"):
-            log_mag += count * np.log(np.abs(f))
-        phase += count * np.angle(f)
+        power.add(folded, count, fold=-(-len(step.pmf) // n))
+        t_eta += count * _tilt_error(step, lp, log_m, lam_x)
         log_m_total += count * log_m
+        abs_log_m += count * abs(log_m)
         log_survive += count * math.log1p(-step.inf_mass)
-    total = np.roll(scipy.fft.irfft(np.exp(log_mag) * np.exp(1j * phase), n=n), -(lo % n))
-    noise = 2.0 * max(float(-total.min()), 1e-16 * float(total.max()))
+    total, noise = power.finish()
+    total = np.roll(total, -(lo % n))
     x = (lo + np.arange(n)) * h
     # untilting factors above e^700 would overflow: such low losses join the floor instead
     keep = x >= max(x_floor, (log_m_total - 700.0) / lam)
-    scale = np.exp(log_m_total - lam * x[keep])
-    up_keep = (total[keep] + noise) * scale
-    low_keep = np.maximum(total[keep] - noise, 0.0) * scale
+    exponent = log_m_total - lam * x[keep]
+    scale = np.exp(exponent)
+    # (i) and (iii) of the module docstring: relative rounding of the tilted masses and of the scale
+    d_scale = (2.0 * U * (len(steps) + 1) * abs_log_m + 3.0 * U * np.abs(lam * x[keep])
+               + U * np.abs(exponent) + 2.0 * U)
+    # (1 - eta)^-T <= 1 / (1 - T eta) (Bernoulli) and (1 + eta)^-T >= e^{-T eta}
+    up_factor = np.exp(d_scale) / (1.0 - t_eta) if t_eta < 0.5 else np.full(len(d_scale), np.inf)
+    low_factor = np.exp(-d_scale - t_eta)
+    up_keep = (total[keep] + noise) * scale * up_factor
+    low_keep = np.maximum(total[keep] - noise, 0.0) * scale * low_factor
     finite = math.exp(log_survive)
     k_floor = int(np.argmax(keep))
-    upper = np.zeros(n - k_floor)
-    upper[:] = up_keep
-    upper[0] += max(finite - float(low_keep.sum()), 0.0)
-    lower = low_keep
+    upper = np.array(up_keep)
+    kept = float(low_keep.sum()) * (1.0 + (math.ceil(math.log2(max(n, 2))) + 10) * U)
+    upper[0] += max(finite - kept, 0.0)
     contamination = _contamination(steps, h, lam, x_floor + n * h, n * h)
     wrap = 2.0 * tail + contamination
     inf_mass = -math.expm1(log_survive)
     k0 = lo + k_floor
-    return (pld.ComposedPLD(k0, upper, h, inf_mass, wrap, 0.0),
-            pld.ComposedPLD(k0, lower, h, inf_mass, wrap, 0.0))
+    return (ComposedPLD(k0, upper, h, inf_mass, wrap, 0.0),
+            ComposedPLD(k0, low_keep, h, inf_mass, wrap, 0.0))

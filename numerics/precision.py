@@ -50,3 +50,10 @@ PLD_DELTA_ABSOLUTE_WIDTH = 1e-12
 TILT_BELOW_DELTA = 1e-8
 #: below this delta Poisson replace-one epsilon (numerics.pld, no FFT-noise guard, no tilting) is refused.
 POISSON_REPLACE_ONE_MIN_DELTA = 1e-10
+#: unit roundoff of IEEE double precision (round to nearest): every rounding bound of the accountants
+#: is stated in units of it (numerics.fft_rounding).
+UNIT_ROUNDOFF = 2.0 ** -53
+#: per bit of the transform length, the normwise relative rounding error of one scipy (pocketfft) FFT, in
+#: units of UNIT_ROUNDOFF: Higham's radix-2 theorem gives about 6.7; the radix-3/4/5 passes about 8, 6 and
+#: 11 (operation counts, numerics.fft_rounding); 24 leaves a factor 2 over the largest.
+FFT_ROUNDOFF_PER_BIT = 24.0
