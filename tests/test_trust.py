@@ -57,8 +57,6 @@ KNOWN_WITHOUT_RECHECK = frozenset({
     "002.thm-3.1.sigma-form-C3", "002.thm-3.1.sigma-form-E", "002.thm-3.1.sigma-form-abstract",
     "002.thm-3.1.theta-6.85", "002.thm-3.2.factor-2gamma-tables", "002.thm-3.2.factor-4-abstract",
     "002.thm-B1.moments-accountant", "002.thmB4.eq39",
-    "004.table-3.uniform-certified", "004.table-4.uniform-certified", "004.table-5.caption-certified",
-    "004.table-6.uniform-certified",
 })
 
 ALLOWLISTS = {"KNOWN_MARGIN_SIGN_VIOLATIONS": KNOWN_MARGIN_SIGN_VIOLATIONS,

@@ -20,7 +20,7 @@ import sympy
 
 from numerics.precision import MP_DPS
 from repro.smoothing import ls_matrix, ls_solve
-from theory.ledger import Verdict, claim
+from theory.ledger import Reading, Verdict, claim
 
 
 def eigenvalues_inverse(d: int, sigma: float) -> np.ndarray:
@@ -205,16 +205,31 @@ def lemma9_poisson() -> Verdict:
     var = _subset_variance(xs, subsets, weights)
     s_exp = tau * n
     formula = Fraction(1) / s_exp * (1 - (s_exp - 1) / (n - 1)) * pop
+    # given its size s a Poisson subset is uniform: the conditional variance against the formula at S = s
+    conditional_ok = all(
+        _subset_variance(xs, subs, [Fraction(1, len(subs))] * len(subs)) == Fraction(1, k) * (1 - Fraction(k - 1, n - 1)) * pop
+        for k in range(1, n + 1) for subs in [list(itertools.combinations(range(n), k))])
+    unconditional = (formula - var) / var
+    status = ("holds" if unconditional == 0 else "holds-with-correction") if conditional_ok else "refuted"
     why = (f"Lemma 9's formula is the without-replacement one: for a Poisson subset (N = {n}, tau = {tau}, given a "
            f"non-empty draw) the variance of the average is {float(var):.4f} while the formula at S = tau N gives "
-           f"{float(formula):.4f} (relative {float((formula - var) / var):.3f}); it holds conditionally on the realised "
-           "size, since given its size a Poisson subset is uniform")
-    return Verdict("holds-with-correction", "exact", float((formula - var) / var), why=why, arithmetic=("rational",),
+           f"{float(formula):.4f} (relative {float(unconditional):.3f}); it holds conditionally on the realised size "
+           f"({'checked for every size' if conditional_ok else 'FAILS'}), since given its size a Poisson subset is "
+           "uniform. Theorems 4-6 use uniform subsampling only (L493, L502, L511), so their proofs are untouched")
+    readings = (Reading("S = tau N, the expected size; the variance taken over the Poisson draw", "L793-L795",
+                        status, float(unconditional),
+                        f"formula {float(formula):.4f} against the exact {float(var):.4f}"),
+                Reading("S the realised size |S|, the variance conditional on it", "L793 ('a subset S with size S')",
+                        "holds" if conditional_ok else "refuted", 0.0,
+                        "equal for every size (exact)" if conditional_ok else "not equal for some size"))
+    return Verdict(status, "exact", float(unconditional), why=why, arithmetic=("rational",), readings=readings,
                    evidence={"exact_variance_poisson": float(var), "formula_at_S_eq_tau_N": float(formula),
+                             "conditional_on_size_holds": conditional_ok,
                              "domain": "one data set of N = 6 rationals, tau = 1/2, every non-empty subset (exact)",
                              "correction": "holds conditionally on the realised size |S| = S (given its size a Poisson "
                                            "subset is uniform); unconditionally, with S = tau N, it is off",
-                             "example": "N = 6 rational points, tau = 1/2, conditioned on a non-empty subset"})
+                             "example": "N = 6 rational points, tau = 1/2, conditioned on a non-empty subset"},
+                   counterexample=None if status != "refuted" else {"n": n, "tau": float(tau)})
 
 
 def mse_reduction_ratio(y: np.ndarray, sigma: float, nu: float) -> float:
