@@ -25,7 +25,7 @@ import sympy as sp
 
 from numerics.errors import InvalidParameter, _real, check_delta, check_epsilon, check_sigma
 from numerics.sweep import versioned
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim
 from theory.lemmas.gdp import epsilon_clt_65
 from theory.printed import texts
 from theory.proactive_dp import paper_values
@@ -316,7 +316,24 @@ def check_d4_step1() -> Verdict:
                    counterexample={"solutions": [str(s) for s in sols]})
 
 
-@claim(id="002.calc-D4.stopping-rule", seed="002", lines="L1581-1585",
+def recheck_stopping(cx: dict) -> float:
+    """1e-4 - |gamma_kept - gamma*|/gamma*: D.4 rerun from the table's inputs; gamma* by bisection on (55) in plain
+    floats (not gamma_min's root finder)."""
+    inp = CALCULATOR_TABLES[int(cx["table"])]["inputs"]
+    r = calculator_d4(sigma=float(inp["sigma"]), n=inp["n"], k=inp["k"])
+    x, s = r.epsilon / r.k, r.sigma
+    lo, hi = max(2.0, x / h(s) * (1 + 1e-12)), 1e6
+    for _ in range(200):  # gamma - RHS(x/gamma) increases on the domain (002.gamma.smallest-solution)
+        mid = 0.5 * (lo + hi)
+        a = x / mid
+        rhs = 2 / (1 - a) + 16 * a / (1 - a) * (s / (1 - math.sqrt(a)) ** 2 + math.e ** 3 / (s * (s * (1 - a) - 2 * math.e * math.sqrt(a)))) * math.exp(3 / s ** 2)
+        lo, hi = (mid, hi) if mid < rhs else (lo, mid)
+    if not r.gamma_iterates[-1] - r.gamma_iterates[-2] <= GAMMA_REL_TOL * r.gamma_iterates[-2]:
+        raise HypothesisFails("D.4 did not stop by its printed rule")
+    return GAMMA_REL_TOL - abs(r.gamma - hi) / hi
+
+
+@claim(id="002.calc-D4.stopping-rule", seed="002", lines="L1581-1585", recheck=recheck_stopping,
        statement="When D.4's iteration stops (gamma_new - gamma <= 0.0001 gamma), gamma has converged to "
                  "within 0.01% of the solution of (55).",
        recorded="refuted", result="Calculator D.4", role="definition")

@@ -31,7 +31,7 @@ from scipy.optimize import brentq
 
 from numerics.errors import InvalidParameter, _real, check_sigma
 from numerics.precision import MP_DPS
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 
 # --- symbolic forms ---------------------------------------------------------------------------------
 
@@ -273,13 +273,34 @@ def printed_gamma_effect(form: str) -> list:
     return rows
 
 
-@claim(id="002.gamma.formula-thm31-L140", seed="002", lines="L138-142",
+def _rhs_float(a: float, sigma: float, extra_sigma: bool, e3_over_sigma: bool) -> float:
+    """The gamma right-hand side in plain floats: (55) (no extra sigma, e^3/sigma) or a printed variant."""
+    e = math.e
+    second = 1 / (sigma * (1 - a) - 2 * e * math.sqrt(a) * (sigma if extra_sigma else 1)) * e ** 3 / (sigma if e3_over_sigma else 1)
+    return 2 / (1 - a) + 16 * a / (1 - a) * (sigma / (1 - math.sqrt(a)) ** 2 + second) * math.exp(3 / sigma ** 2)
+
+
+_FLOAT_FORMS = {"thm31_L140": (True, False), "thmB4_L844": (True, True)}
+
+
+def _recheck_form(form: str):
+    def recheck(cx: dict) -> float:
+        """-|RHS_printed - RHS_(55)|/RHS_(55) at the counterexample, recomputed in plain floats."""
+        a, sigma = float(cx["alpha_bar"]), float(cx["sigma"])
+        if not (0 < a < h(sigma)):
+            raise HypothesisFails(f"alpha_bar = {a} is outside (0, h(sigma)), where (55) is defined")
+        ref = _rhs_float(a, sigma, False, True)
+        return -abs(_rhs_float(a, sigma, *_FLOAT_FORMS[form]) - ref) / ref
+    return recheck
+
+
+@claim(id="002.gamma.formula-thm31-L140", seed="002", lines="L138-142", recheck=_recheck_form("thm31_L140"),
        statement="The gamma inequality printed in Theorem 3.1 is the same as (55).", recorded="refuted", result="Theorem 3.1", role="definition", cause="002-gamma-denominator-extra-sigma")
 def check_form_thm31() -> Verdict:
     return _form_comparison("thm31_L140")
 
 
-@claim(id="002.gamma.formula-thmB4-L844", seed="002", lines="L842-844",
+@claim(id="002.gamma.formula-thmB4-L844", seed="002", lines="L842-844", recheck=_recheck_form("thmB4_L844"),
        statement="The gamma inequality printed in Theorem B.4 is the same as (55).", recorded="refuted", result="Theorem B.4", role="definition", cause="002-gamma-denominator-extra-sigma")
 def check_form_thmb4() -> Verdict:
     return _form_comparison("thmB4_L844")
@@ -298,7 +319,21 @@ def check_form_calculators() -> Verdict:
                    counterexample={"difference": str(diff)}, why=f"the calculators' update differs from (55) by {diff}")
 
 
-@claim(id="002.gamma.L1004-from-B2-r", seed="002", lines="L860-866, L1002-1008",
+def recheck_l1004(cx: dict) -> float:
+    """printed/true - 1 for 2r/(alpha(1-alpha)^2) at (sigma, alpha), B.2's r (L466, L660) in plain floats."""
+    a, sigma = float(cx["alpha"]), float(cx["sigma"])
+    r0 = a * sigma
+    u0 = 2 * math.sqrt(r0 * sigma) / (sigma - r0)
+    u1 = u0 * math.e / sigma
+    if not (u0 < 1 and u1 < 1 and r0 <= 1 / math.e):
+        raise HypothesisFails(f"(36) fails at alpha = {a}, sigma = {sigma}")
+    r = r0 * 8 * (1 / (1 - u0) + 1 / (1 - u1) * math.e ** 3 / sigma ** 3) * math.exp(3 / sigma ** 2)
+    true = 2 * r / (a * (1 - a) ** 2)
+    printed = (_rhs_float(a, sigma, False, True) - 2 / (1 - a)) / a
+    return printed / true - 1
+
+
+@claim(id="002.gamma.L1004-from-B2-r", seed="002", lines="L860-866, L1002-1008", recheck=recheck_l1004,
        statement="With Theorem B.2's r at r_0 = alpha sigma, 2r/(alpha(1-alpha)^2) equals the printed "
                  "2^4/(1-alpha)(sigma/(1-sqrt(alpha))^2 + e^3/(sigma(sigma(1-alpha)-2e sqrt(alpha)))) e^{3/sigma^2}.",
        recorded="refuted", result="Theorem B.4", role="proof-step", cause="002-r39-u0-denominator")
@@ -471,7 +506,22 @@ def sigma_35(epsilon, delta) -> float:
 G38_POINTS = tuple((eps, 1e-5) for eps in (0.05, 0.5, 1.0, 2.0, 5.0, 10.0))
 
 
-@claim(id="002.gamma.g-38-vs-B4", seed="002", lines="L882-884, L840",
+def recheck_g38(cx: dict) -> float:
+    """-(g_38 - g_B4)/g_B4 at (eps, delta) in plain floats (L882-884 against L840 at sigma of (35))."""
+    eps, delta = float(cx["epsilon"]), float(cx["delta"])
+    if not (eps > 0 and 0 < delta < 1):
+        raise HypothesisFails(f"need eps > 0, 0 < delta < 1: got {eps}, {delta}")
+    big_l = math.log(1 / delta)
+    root = math.sqrt(2 * (eps + big_l))
+    g_38 = min(math.sqrt(eps) / (math.e * root),
+               (math.sqrt(1 + math.e ** 2 * eps / (2 * (eps + big_l))) - math.e * math.sqrt(eps) / (root / math.sqrt(eps))) ** 2)
+    sigma = root / math.sqrt(eps)
+    t = math.e / sigma
+    g_b4 = min(1 / (math.e * sigma), (math.sqrt(1 + t * t) - t) ** 2)
+    return -abs(g_38 - g_b4) / g_b4
+
+
+@claim(id="002.gamma.g-38-vs-B4", seed="002", lines="L882-884, L840", recheck=recheck_g38,
        statement="g(eps, delta) of (38) equals Theorem B.4's g(sigma) at sigma = sqrt(2(eps + ln(1/delta))/eps), "
                  "for eps > 0 and 0 < delta < 1.",
        recorded="refuted", result="Theorem B.4", role="proof-step", version="2")

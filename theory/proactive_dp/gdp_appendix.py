@@ -22,7 +22,7 @@ import numpy as np
 import sympy as sp
 
 from numerics.errors import check_delta
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 from theory.lemmas.gdp import epsilon_clt_65, mu_clt_65, tau_inverse, tradeoff_eps_delta
 from theory.proactive_dp.calculators import calculator_d4, privacy_curve_point
 from theory.printed import texts
@@ -57,7 +57,17 @@ def check_tau_first_order() -> Verdict:
                    counterexample={"radicand_series": [str(x) for x in c]})
 
 
-@claim(id="002.appC.C2-tau-at-Tmin", seed="002", lines="L1262-1272",
+def recheck_c2_tau(cx: dict) -> float:
+    """-|tau_derived/tau_printed - 1| in plain floats: tau = c sqrt(2 L')/eps at c = sqrt(eps/gamma) against the
+    printed sqrt(L'/(gamma eps))."""
+    eps, gam, lp = float(cx["epsilon"]), float(cx["gamma"]), float(cx["Lprime"])
+    if not (eps > 0 and gam >= 2 and lp > 0):
+        raise HypothesisFails("need eps > 0, gamma >= 2, L' > 0")
+    derived = math.sqrt(eps / gam) * math.sqrt(2 * lp) / eps
+    return -abs(derived / math.sqrt(lp / (gam * eps)) - 1)
+
+
+@claim(id="002.appC.C2-tau-at-Tmin", seed="002", lines="L1262-1272", recheck=recheck_c2_tau,
        statement="Substituting c = sqrt(eps/(gamma theta^2)) into tau = c sqrt(2 L')/eps (C.1) gives "
                  "tau = sqrt(L'/(gamma eps)), a factor sqrt(2 gamma) below Theorem 3.1's sigma.",
        recorded="refuted", result="Theorem 3.2", role="proof-step")

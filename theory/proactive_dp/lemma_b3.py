@@ -31,6 +31,7 @@ import math
 
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from numerics.precision import MP_DPS
@@ -38,7 +39,7 @@ from numerics.sweep import sweep
 from theory.lemmas import mixture_moments as mm
 from theory.lemmas import tail_lemma as tl
 from theory.lemmas.tail_lemma import LAM_CAP, conclusion_point, geometric_point, step_634_point, tail_point
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 
 # --- the hypothesis region, sampled ------------------------------------------------------------
 
@@ -348,7 +349,40 @@ def check_step_16() -> Verdict:
                    counterexample=None if ok else {"lam": 7, "t": 4, "q": 0.02, "sigma": 3.0})
 
 
-@claim(id="002.lemma-B3.step-634", seed="002", lines="L632-638",
+def _bases_float(cx: dict):
+    """(log x_base, log y_base, U_0, U_1) at a counterexample in plain floats, after checking the lemma's hypotheses:
+    x_t = lam 2q e^{(t-1)/(2 sigma^2)}/((1-q) sigma), y_t = lam q 2 e^{1 + (t-1)/(2 sigma^2)}/((1-q) sigma^2) (16)."""
+    lam, sigma, q, r0 = int(cx["lam"]), float(cx["sigma"]), float(cx["q"]), float(cx["r0"])
+    if not tl.lemma_b3_hypotheses(lam, sigma, q, r0, *tl.tail_u(lam, sigma, r0))["all"]:
+        raise HypothesisFails(f"the lemma's hypotheses fail at lam={lam}, sigma={sigma}, q={q}, r0={r0}")
+    root = math.sqrt(lam * r0 / sigma)
+    u0, u1 = 2 * root / (sigma - r0), 2 * math.e * root / ((sigma - r0) * sigma)
+    log_x = math.log(lam * 2 * q / ((1 - q) * sigma))
+    log_y = math.log(lam * q * 2 / ((1 - q) * sigma ** 2)) + 1
+    return lam, sigma, log_x, log_y, u0, u1
+
+
+def recheck_step_634(cx: dict) -> float:
+    """1 - max(x_t/U_0, y_t/U_1) over 3 <= t <= lam + 1 (the max at t = lam + 1), plain floats."""
+    lam, sigma, log_x, log_y, u0, u1 = _bases_float(cx)
+    top = lam / (2 * sigma ** 2)
+    return 1 - max(math.exp(log_x + top) / u0, math.exp(log_y + top) / u1)
+
+
+def recheck_geometric(cx: dict) -> float:
+    """-max over x, y of ln(sum_{t=3}^{lam+1} base_t^t / (base_3^3/(1-U))), by scipy's logsumexp."""
+    from scipy.special import logsumexp
+
+    lam, sigma, log_x, log_y, u0, u1 = _bases_float(cx)
+    t = np.arange(3, lam + 2, dtype=float)
+    worst = -math.inf
+    for log_base, u in ((log_x, u0), (log_y, u1)):
+        terms = t * (log_base + (t - 1) / (2 * sigma ** 2))
+        worst = max(worst, float(logsumexp(terms)) - (float(terms[0]) - math.log(1 - u)))
+    return -worst
+
+
+@claim(id="002.lemma-B3.step-634", seed="002", lines="L632-638", recheck=recheck_step_634,
        statement="Under the lemma's hypotheses (lam <= sigma^2 ln(1/(q sigma))), the bases of (16) satisfy "
                  "x_t <= U_0(lam) and y_t <= U_1(lam) for 3 <= t <= lam+1.",
        recorded="refuted", result="Lemma B.3", role="proof-step")
@@ -382,7 +416,7 @@ def check_step_634() -> Verdict:
                    counterexample=worst if failing else None)
 
 
-@claim(id="002.lemma-B3.geometric", seed="002", lines="L640-646",
+@claim(id="002.lemma-B3.geometric", seed="002", lines="L640-646", recheck=recheck_geometric,
        statement="The sum over 3 <= t <= lam+1 of the terms (16) is at most their t = 3 terms times "
                  "1/(1-u_0) and 1/(1-u_1) respectively.",
        recorded="refuted", result="Lemma B.3", role="proof-step")

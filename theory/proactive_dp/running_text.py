@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from theory.ledger import Verdict, agrees_with_printed, claim
+from theory.ledger import HypothesisFails, Verdict, agrees_with_printed, claim
 from theory.printed import texts
 from theory.proactive_dp import paper_values
 
@@ -30,7 +30,14 @@ def _setting_of_caption(table: int) -> str:
     return "none"
 
 
-@claim(id="002.tables-10-11.caption-reference", seed="002", lines="L1614, L1622",
+def recheck_caption(cx: dict) -> float:
+    """-1/3 when the counterexample table's inputs differ from Table 3's (sigma, N, K), compared field by field."""
+    inp, t3 = CALCULATOR_TABLES[int(cx["table"])]["inputs"], EXPERIMENT_SETTINGS["table-3"]
+    same = inp["sigma"] == t3["sigma"] and int(inp["n"]) == int(t3["n"]) and int(inp["k"]) * int(inp["n"]) == int(t3["k_total"])
+    return 0.0 if same else -1 / 3
+
+
+@claim(id="002.tables-10-11.caption-reference", seed="002", lines="L1614, L1622", recheck=recheck_caption,
        statement="Tables 10 and 11 compare epsilons 'for Table 3': their captions' (sigma, N, k) are Table 3's setting.",
        recorded="refuted", result="Tables 10-11", role="typo")
 def check_caption_reference() -> Verdict:
@@ -48,7 +55,15 @@ def check_caption_reference() -> Verdict:
     return Verdict("refuted", "exact", -len(bad) / len(rows), ev, counterexample=bad[0], why=why, arithmetic=("integer",))
 
 
-@claim(id="002.text.L280-T-350000", seed="002", lines="L280",
+def recheck_l280(cx: dict) -> float:
+    """-(K - ceil(K/s))/K: the printed T = K is the number of rounds only if s = 1."""
+    k_total, s = int(cx["K"]), int(cx["s"])
+    if int(cx["printed_T"]) != k_total or s < 1:
+        raise HypothesisFails("the counterexample's K is not the printed 350000")
+    return -(k_total - -(-k_total // s)) / k_total
+
+
+@claim(id="002.text.L280-T-350000", seed="002", lines="L280", recheck=recheck_l280,
        statement="With eps = 2 on CIFAR10 the run took T = 350000 iterations = k = 7 epochs (K/N = 350000/50000), "
                  "T the number of rounds.",
        recorded="refuted", result="L280", role="printed-value")
@@ -72,7 +87,16 @@ def check_l280() -> Verdict:
                    counterexample={"K": k_total, "s": s, "T": rounds, "printed_T": L280["T"]})
 
 
-@claim(id="002.text.L286-percentages", seed="002", lines="L280, L286",
+def recheck_l286(cx: dict) -> float:
+    """-|(74.74 - 60) - 14.14|/14.14 from the printed strings (decimal arithmetic)."""
+    from decimal import Decimal
+
+    diff = Decimal(L280["ours_non_dp"]) - Decimal(L280["accuracy_dp"])
+    printed = Decimal(str(cx["printed"]))
+    return -float(abs(diff - printed) / printed)
+
+
+@claim(id="002.text.L286-percentages", seed="002", lines="L280, L286", recheck=recheck_l286,
        statement="Accuracy deductions at epoch 7: 86% - 60% = 26% (Abadi et al.) and 74.74% - 60% = 14.14% (ours).",
        recorded="refuted", result="L286", role="printed-value")
 def check_l286() -> Verdict:
@@ -141,7 +165,15 @@ def check_l1090_h() -> Verdict:
     return Verdict("refuted", "sampled", min(float(diff.min()), -abs(vals["h(6)"] - 0.42)), ev, counterexample=vals)
 
 
-@claim(id="002.thm-3.1.theta-6.85", seed="002", lines="L1090",
+def recheck_theta_685(cx: dict) -> float:
+    """(sigma - 2.4 theta/e)/sigma at the counterexample: negative means the max is 2.4/gamma, not e sigma/(gamma theta)."""
+    sigma, theta = float(cx["sigma"]), float(cx["theta"])
+    if not (theta <= float(L1090["theta_max"]) and sigma >= float(L1090["sigma_min"])):
+        raise HypothesisFails(f"theta = {theta} > 6.85 or sigma = {sigma} < 6")
+    return (sigma - float(L1090["k_coefficient"]) * theta / math.e) / sigma
+
+
+@claim(id="002.thm-3.1.theta-6.85", seed="002", lines="L1090", recheck=recheck_theta_685,
        statement="If theta <= 6.85 then sigma >= 6 >= 0.88 theta = 2.4 theta/e, so max{2.4/gamma, e sigma/(gamma theta)} "
                  "= e sigma/(gamma theta).",
        recorded="refuted", result="Theorem 3.1", role="proof-step")
@@ -184,7 +216,15 @@ def check_l66() -> Verdict:
                    counterexample={"epsilon": 0.5, "e^eps": float(value)})
 
 
-@claim(id="002.text.L188-k-epochs", seed="002", lines="L188, L1404-1478",
+def recheck_l188(cx: dict) -> float:
+    """(largest k of the paper's experiments - 50)/50, the k recomputed as K/N from Tables 3-5."""
+    ks = [int(spec["k_total"]) / int(spec["n"]) for spec in EXPERIMENT_SETTINGS.values()]
+    if sorted(ks) != sorted(float(k) for k in cx["k_of_tables_3_5"]):
+        raise HypothesisFails("the counterexample's k are not those of Tables 3-5")
+    return (max(ks) - float(cx["printed_typical_k"])) / float(cx["printed_typical_k"])
+
+
+@claim(id="002.text.L188-k-epochs", seed="002", lines="L188, L1404-1478", recheck=recheck_l188,
        statement="k = K/N generally represents 50 or 100s of epochs (so that condition (7) verifies in practice).",
        recorded="refuted", result="Theorem 3.1", role="remark")
 def check_l188() -> Verdict:

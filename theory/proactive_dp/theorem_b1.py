@@ -10,7 +10,7 @@ import mpmath
 import sympy as sp
 
 from numerics.precision import MP_DPS
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 from theory.lemmas.gdp import delta_64, normal_cdf_sym
 
 
@@ -96,7 +96,24 @@ def _moments_accountant_epsilon(point: dict, orders=range(1, 257)) -> dict:
             "alpha_q1_vs_gaussian_max_rel_err": worst_rel}
 
 
-@claim(id="002.thm-B1.moments-accountant", seed="002", lines=B1_LINES,
+def recheck_b1(cx: dict) -> float:
+    """The quoted hypotheses at the counterexample (eps < c1 T q^2, sigma >= c2 q sqrt(T ln(1/delta))/eps), then
+    (delta - exact delta)/delta with the exact delta of mu = sqrt(T) q/sigma... at q = 1 the T steps are one Gaussian
+    mechanism with mu = sqrt(T)/sigma; delta by scipy's normal cdf (not the mpmath (64) of the check)."""
+    from scipy.stats import norm
+
+    c1, c2, q, steps = float(cx["c1"]), float(cx["c2"]), float(cx["q"]), int(cx["steps"])
+    sigma, eps, delta = float(cx["sigma"]), float(cx["epsilon"]), float(cx["delta"])
+    if q != 1.0:
+        raise HypothesisFails("the recheck is written for q = 1 (the T steps compose to one Gaussian)")
+    if not (eps < c1 * steps * q ** 2 and sigma >= b1_sigma_min(c2=c2, q=q, steps=steps, delta=delta, epsilon=eps)):
+        raise HypothesisFails("the point does not meet Theorem B.1's quoted hypotheses")
+    mu = math.sqrt(steps) / sigma
+    exact = norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2)
+    return (delta - exact) / delta
+
+
+@claim(id="002.thm-B1.moments-accountant", seed="002", lines=B1_LINES, recheck=recheck_b1,
        statement="Theorem B.1 (Abadi et al. Thm 1, as quoted): constants c1, c2 exist such that for any "
                  "eps < c1 T q^2 and any delta > 0, sigma >= c2 q sqrt(T ln(1/delta))/eps gives "
                  "(eps, delta)-DP.",

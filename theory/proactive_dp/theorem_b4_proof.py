@@ -8,7 +8,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 
 A, SIG = sp.symbols("alpha sigma", positive=True)
 E = sp.E
@@ -28,7 +28,20 @@ EQ39 = 2 ** 3 * (SIG / (1 - sp.sqrt(A)) ** 2 + 1 / (SIG * (1 - A)) * E ** 3 / SI
 EQ39_POINTS = ((0.001, 19.29962), (0.01, 6.0), (0.03, 12.10881), (0.05, 3.0))
 
 
-@claim(id="002.thmB4.eq39", seed="002", lines="L890, L860-866",
+def recheck_eq39(cx: dict) -> float:
+    """r_39/r_B2 - 1 at (alpha, sigma) in plain floats, (37) checked first."""
+    a, s = float(cx["alpha"]), float(cx["sigma"])
+    if not _req37(a, s):
+        raise HypothesisFails(f"(37) fails at alpha = {a}, sigma = {s}")
+    r0 = a * s
+    u0 = 2 * math.sqrt(r0 * s) / (s - r0)
+    u1 = u0 * math.e / s
+    r_b2 = r0 * 8 * (1 / (1 - u0) + 1 / (1 - u1) * math.e ** 3 / s ** 3) * math.exp(3 / s ** 2)
+    r_39 = 8 * (s / (1 - math.sqrt(a)) ** 2 + 1 / (s * (1 - a)) * math.e ** 3 / s) * math.exp(3 / s ** 2) * (1 - a) * a
+    return r_39 / r_b2 - 1
+
+
+@claim(id="002.thmB4.eq39", seed="002", lines="L890, L860-866", recheck=recheck_eq39,
        statement="(39), r = 2^3 (sigma/(1-sqrt(alpha))^2 + e^3/(sigma^2 (1-alpha))) e^{3/sigma^2} (1-alpha) alpha, is "
                  "Theorem B.2's r at r_0 = alpha sigma.",
        recorded="refuted", result="Theorem B.4", role="proof-step", cause="002-r39-u0-denominator")

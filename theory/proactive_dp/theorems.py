@@ -22,7 +22,7 @@ from numerics.precision import COARSE_PLD_RELATIVE_WIDTH
 from numerics.schedule import Phase, Schedule
 from numerics.sweep import sweep, versioned
 from theory.lemmas import tail_lemma as tl
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim, printed_tolerance
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
@@ -67,21 +67,32 @@ def _sigma_form_verdict(label: str) -> Verdict:
                    counterexample=cex)
 
 
-@claim(id="002.thm-3.1.sigma-form-abstract", seed="002", lines="L8",
+def recheck_sigma_form(cx: dict) -> float:
+    """-|sigma_printed - sigma_(6)|/sigma_(6) recomputed in plain floats from (eps, delta): the printed form
+    sqrt(2(eps + L))/eps against (6) sqrt(2(eps + L)/eps)."""
+    eps, delta = float(cx["epsilon"]), float(cx["delta"])
+    if not (0 < eps < 1 and 0 < delta < 1):
+        raise HypothesisFails(f"need 0 < eps < 1, 0 < delta < 1: got {eps}, {delta}")
+    big_l = math.log(1 / delta)
+    eq6, printed = math.sqrt(2 * (eps + big_l) / eps), math.sqrt(2 * (eps + big_l)) / eps
+    return -abs(printed - eq6) / eq6
+
+
+@claim(id="002.thm-3.1.sigma-form-abstract", seed="002", lines="L8", recheck=recheck_sigma_form,
        statement="The abstract's sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6) of Theorem 3.1.",
        recorded="refuted", result="L8", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_abstract() -> Verdict:
     return _sigma_form_verdict("abstract L8 (twice)")
 
 
-@claim(id="002.thm-3.1.sigma-form-C3", seed="002", lines="L1294, L1304",
+@claim(id="002.thm-3.1.sigma-form-C3", seed="002", lines="L1294, L1304", recheck=recheck_sigma_form,
        statement="The sets H and G of Appendix C.3 use the relation (6) (printed sqrt(2(eps + ln(1/delta)))/eps).",
        recorded="refuted", result="Theorem 3.2", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_c3() -> Verdict:
     return _sigma_form_verdict("C.3 L1294, L1304")
 
 
-@claim(id="002.thm-3.1.sigma-form-E", seed="002", lines="L1631",
+@claim(id="002.thm-3.1.sigma-form-E", seed="002", lines="L1631", recheck=recheck_sigma_form,
        statement="Appendix E's formula sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6).",
        recorded="refuted", result="Calculator E.1", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_e() -> Verdict:
@@ -291,7 +302,17 @@ def k_lower_bound(*, epsilon, delta, gamma_theta, form: str = "L1096") -> float:
     return math.sqrt(2 * eps * inner) * math.e / gamma_theta
 
 
-@claim(id="002.appC.C3-k-condition", seed="002", lines="L1096, L1294, L1304",
+def recheck_c3_k(cx: dict) -> float:
+    """The counterexample's k meets C.3's printed set (hypothesis) and misses L1096: margin (k - k_L1096)/k_L1096."""
+    eps, delta, gt, k = float(cx["epsilon"]), float(cx["delta"]), float(cx["gamma_theta"]), float(cx["k"])
+    big_l = math.log(1 / delta)
+    if k < math.sqrt(2 * eps * big_l) * math.e / gt:
+        raise HypothesisFails(f"k = {k} is not in C.3's printed set")
+    k96 = math.sqrt(2 * eps * (eps + big_l)) * math.e / gt
+    return (k - k96) / k96
+
+
+@claim(id="002.appC.C3-k-condition", seed="002", lines="L1096, L1294, L1304", recheck=recheck_c3_k,
        statement="The k-condition in C.3's sets H and G, k >= sqrt(2 eps ln(1/delta)) e/(gamma theta), is Theorem "
                  "3.1's k >= sqrt(2 eps (eps + ln(1/delta))) e/(gamma theta) (L1096).",
        recorded="refuted", result="Theorem 3.2", role="proof-step")

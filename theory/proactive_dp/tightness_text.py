@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from theory.ledger import Reading, Verdict, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, claim
 from theory.proactive_dp.calculators import CALCULATOR_TABLES, calculator_d4
 from theory.proactive_dp.gamma import gamma_min
 from theory.proactive_dp.trained_privacy import configuration_epsilon
@@ -34,7 +34,15 @@ def table_settings() -> list:
     return out
 
 
-@claim(id="002.thm-3.1.T-about-2k2-over-eps", seed="002", lines="L8, L34, L42, L148",
+def recheck_t_about(cx: dict) -> float:
+    """tolerance - (gamma/2 - 1) with gamma re-solved from (55) at (eps/k, sigma), eps < 0.5 checked."""
+    if not float(cx["epsilon"]) < EPS_ABSTRACT:
+        raise HypothesisFails(f"eps = {cx['epsilon']} is outside the abstract's eps < 0.5")
+    gam = gamma_min(float(cx["epsilon"]) / float(cx["k"]), float(cx["sigma"]))
+    return ABOUT_REL_TOL - (gam / 2 - 1)
+
+
+@claim(id="002.thm-3.1.T-about-2k2-over-eps", seed="002", lines="L8, L34, L42, L148", recheck=recheck_t_about,
        statement="Theorem 3.1's round condition (8), T >= gamma theta^2 k^2/eps, is T at least ~ 2k^2/eps (gamma ~ 2) "
                  "at the paper's settings (Tables 9-11 captions, theta = 1).",
        recorded="refuted", result="Theorem 3.1", role="remark")
