@@ -3,6 +3,11 @@ Lemmas 7-8 L733-790, Theorem 5 L545) and the slopes of Fig. S9(c) (L1058-1066).
 
 Only the algebra that can be checked exactly is checked: each step below is an identity or an inequality
 over its stated range (sympy), or a concrete counterexample. The O~(.) rates themselves are not checkable.
+
+Lemma 7's Young step (L740) has the wrong sign; its conclusion is decided separately with the step repaired
+(:func:`lemma7_repaired_multiplier`: the unrolled recursion's factor, exact for small K, bounded by a rational
+Riemann-sum argument above) and holds with the printed constants. Theorem 3's and Theorems 4-6's conclusions are
+open claims that say what is and is not checked.
 """
 from __future__ import annotations
 

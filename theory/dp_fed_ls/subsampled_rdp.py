@@ -10,6 +10,12 @@ Lemma 3 is compared with the EXACT RDP of the Poisson-subsampled Gaussian (``num
 and fractional orders). Lemma 2 is compared with WBK's proven upper bound (:mod:`theory.dp_fed_ls.wbk`): if
 Lemma 2's value is above it everywhere checked, Lemma 2 is a (looser) valid bound there; it is also compared
 with the exact Poisson RDP, which lower-bounds the fixed-size replace-one RDP (a realizable pair).
+
+Lemma 3's margin is smallest on the edge of its region, :math:`\tau = \tau_{\max}(\alpha, \nu^2)`, at
+:math:`\nu^2 = 5/9`: :func:`lemma3_boundary_minimum` minimises it there (grid, then scipy's bounded scalar
+minimisation). Lemma 2 at fractional orders rests on the convexity of :math:`\alpha \mapsto (\alpha-1)D_\alpha`
+(WBK Corollary 10) and on :math:`D_\alpha \le D_2` on (1, 2) (:func:`alpha0_below_two`); the claim that decides it
+at the orders Theorem 1 uses lives in :mod:`theory.dp_fed_ls.closed_form`, beside those orders.
 """
 from __future__ import annotations
 
