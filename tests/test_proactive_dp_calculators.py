@@ -179,3 +179,12 @@ def test_privacy_curve_script_runs(monkeypatch, tmp_path):
     F.main(["--quick"])
     assert (tmp_path / "fig_002_privacy_curve.png").stat().st_size > 0
     assert (tmp_path / "fig_002_privacy_curve.csv").read_text().count("\n") > 10
+
+
+def test_d4_keeps_gamma_on_the_safe_side_of_55():
+    # the signed stopping rule keeps RHS(55) at gamma = 2, an upper bound on the solution (L1018): T_min never too small
+    from theory.ledger import get
+
+    v = get("002.calc-D4.t-min-meets-8").evaluate()
+    assert v.status == "holds" and v.margin > 0
+    assert all(r["t_min"] >= r["t_needed_8"] for r in v.evidence["rows"])

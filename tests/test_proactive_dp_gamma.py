@@ -111,3 +111,23 @@ def test_g38_counterexample_meets_the_hypotheses_and_differs():
     second = (math.sqrt(1 + math.e ** 2 * eps / (2 * (eps + big_l))) - math.e * math.sqrt(eps) / sigma) ** 2
     g_b4 = min(1 / (math.e * sigma), (math.sqrt(1 + (math.e / sigma) ** 2) - math.e / sigma) ** 2)
     assert min(first, second) > 1.4 * g_b4  # (38) admits larger alpha than Theorem B.4: the optimistic side
+
+
+@pytest.mark.parametrize("sigma, frac", [(3.0, 0.9), (12.10881, 0.3), (50.0, 0.05), (3.0, 1.5)])
+def test_55_has_one_crossing_on_the_paper_domain(sigma, frac):
+    # on gamma >= max(2, x/h(sigma)) (L970-1000) gamma - RHS(x/gamma) changes sign once: gamma_min is the only root
+    x = 2.0 * frac * G.h(sigma)
+    lo = max(2.0, x / G.h(sigma))
+    gam = G.gamma_min(x, sigma)
+    hi = 64 * max(lo, G.gamma_rhs(x / 2.0, sigma)) if x / 2.0 < G.h(sigma) else 64 * gam
+    assert G._crossings(x, sigma, lo, hi) == 1
+    assert gam - G.gamma_rhs(x / gam, sigma) >= 0 > gam * (1 - 1e-9) - G.gamma_rhs(x / (gam * (1 - 1e-9)), sigma)
+    # below the domain (alpha_bar > 1) the printed inequality is met too: the reading the paper excludes
+    assert G._literal_solutions_below(x, sigma, lo)
+
+
+def test_printed_gamma_forms_never_exceed_the_grid_guarantee():
+    # Theorem 3.1 with the L140 gamma (smaller than (55)'s) is still (eps, 1/N)-DP at the CI grid (certified)
+    rows = G.printed_gamma_effect("thm31_L140")
+    assert any(r["gamma_printed"] < r["gamma_55"] for r in rows)
+    assert all(r["eps_upper_over_eps"] <= 1 for r in rows)

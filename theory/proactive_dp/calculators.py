@@ -274,7 +274,7 @@ def _table_claim(table: int) -> Verdict:
     return Verdict("refuted", "numeric", margin=-worst_rel, evidence=ev, why=why,
                    counterexample={"cell": f"{first['cell']} ({first['column']}, {first['line']})",
                                    "printed": first["printed"], "ours": first["ours"],
-                                   "inputs": CALCULATOR_TABLES[table]["inputs"]})
+                                   **{f"input_{k}": v for k, v in CALCULATOR_TABLES[table]["inputs"].items()}})
 
 
 _STATEMENT_9_11 = ("Every printed cell of Table {t} is what the D.4 calculator and the f-DP accountant give for "
