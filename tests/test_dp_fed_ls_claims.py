@@ -218,3 +218,11 @@ def test_table5_caption_uniform_budget_below_realizable_pair():
     assert v.status == "refuted" and float(cx["printed"]) < cx["realizable_pair_epsilon"]
     poisson = next(r for r in v.evidence["rows"] if r["column"] == "poisson")
     assert poisson["upper"] <= float(poisson["printed"])             # the Poisson budget itself is conservative
+
+
+def test_wbk_cor10_ball_contains_the_mpmath_value():
+    from theory.dp_fed_ls import subsampled_rdp as sr
+    for tau, nu2, a in ((0.05, 1.83, 2.34), (0.05, 0.774, 1.91), (0.01, 0.7, 3.6), (0.2, 5.0, 2.0)):
+        ball, ref = sr.wbk_cor10_arb(tau, nu2, a), wbk.rdp_upper(tau, math.sqrt(nu2), a)
+        assert float(ball.lower()) <= ref * (1 + 1e-12) and ref <= float(ball.upper()) * (1 + 1e-12)
+        assert float(ball.rad()) < 1e-12 * abs(ref)

@@ -204,3 +204,32 @@ def lemma2_scan_above_two() -> tuple:
     pts = [p for p in region_points(2 / 3) if p[2] > 2 and not float(p[2]).is_integer()]
     rel, at = _worst(pts, lemma2_bound, wbk_upper)
     return len(pts), rel, at
+
+
+def wbk_cor10_arb(tau: float, nu2: float, alpha: float):
+    r"""WBK's bound at real ``alpha`` > 1 as an Arb ball: Theorem 9's :math:`(j-1)\rho'(j)` (L607-L609) at the integer
+    orders around alpha, interpolated linearly (Corollary 10; 0 at order 1). ``tau``, ``nu2``, ``alpha`` are taken as
+    the exact binary values of the floats given."""
+    from flint import arb
+
+    t, x = arb(tau), 1 / arb(nu2)
+
+    def log_moment(j: int):
+        if j == 1:
+            return arb(0)
+        first = t ** 2 * math.comb(j, 2) * min_ball(4 * (x.exp() - 1), 2 * x.exp())
+        rest = sum((t ** i * math.comb(j, i) * 2 * (arb((i - 1) * i) / 2 * x).exp() for i in range(3, j + 1)), arb(0))
+        return (1 + first + rest).log()
+
+    lo = math.floor(alpha)
+    frac = arb(alpha) - lo
+    return ((1 - frac) * log_moment(lo) + frac * log_moment(lo + 1)) / (arb(alpha) - 1)
+
+
+def min_ball(a, b):
+    """The smaller of two Arb balls when their order is certain; their union's lower part otherwise."""
+    if a < b:
+        return a
+    if b < a:
+        return b
+    return a.union(b)
