@@ -60,19 +60,18 @@ import numpy as np
 import scipy.signal
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
-from .pld import (ComposedPLD, GridPLD, _check_rel_width,
-                  _delta_lower, _delta_upper, _eps_lower, _eps_upper, _initial_step, compose,
-                  discretise_optimistic, discretise_pessimistic)
+from .fft_rounding import convolution_entry_error
+from .pld import (ComposedPLD, GridPLD, _check_rel_width, _delta_lower, _delta_upper, _eps_at, _eps_lower,
+                  _eps_upper, _initial_step, _window_side, compose, discretise_optimistic, discretise_pessimistic,
+                  plain_delta, rounding_share)
+from .pld_tilted import tilted
 from .pld_pairs import MixturePair
-from .precision import PLD_DELTA_TAIL, PLD_RELATIVE_WIDTH
+from .precision import PLD_DELTA_TAIL, PLD_RELATIVE_WIDTH, TILT_BELOW_DELTA
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
 #: the actions of the lower bound's adversary (module docstring)
 ACTIONS = ("PQ", "QP", "pm1")
-#: FFT correlation error per entry allowed for, in units of u log2(n) ||a||_2 ||b||_2 (u = 2^-53, the
-#: standard error bound of an FFT-based convolution, with a factor 8 spare)
-_FFT_ERR = 8.0 * 2.0 ** -53
 
 
 def step_pair(action: str, g: float, sigma: float) -> MixturePair:
@@ -225,9 +224,11 @@ class _Chernoff:
         lo = math.floor(np.max((log_tail - count * self.k_down) / self.lam_down) / self.h)
         return lo, hi
 
-    def compose(self, count: int) -> ComposedPLD:
-        return compose([(self.step, count)], self.h, self.tail, window=self.window(count),
-                       wrap_mass=2.0 * self.tail)
+    def compose(self, count: int, target: dict | None = None, upper: bool = True) -> ComposedPLD:
+        """The ``count``-fold composition; with ``target`` ({"delta": d} or {"epsilon": e}) composed with
+        exponential tilting where the plain composition's proven rounding bound swamps the answer
+        (numerics.pld_tilted), returning the ``upper`` (pessimistic) or lower side of it."""
+        return _composed([(self.step, count)], self.h, self.tail, self.window(count), target, upper)
 
 
 class _Blocks:
@@ -248,6 +249,25 @@ class _Blocks:
         return self.cache[count]
 
 
+def _composed(steps, h: float, tail: float, window, target: dict | None, upper: bool) -> ComposedPLD:
+    """``steps`` composed on ``window`` (None: its Chernoff window): plainly, or tilted at ``target`` when
+    delta is below TILT_BELOW_DELTA or the rounding bound would take more than 1e-4 of delta."""
+    if window is None:
+        window = (_window_side(steps, h, tail, -1), _window_side(steps, h, tail, +1))
+    if target is None or target.get("delta", 1.0) >= TILT_BELOW_DELTA:
+        c = compose(steps, h, tail, window=window, wrap_mass=2.0 * tail)
+        if target is None or not _swamped(c, target):
+            return c
+    return tilted(steps, h, tail, window=window, **target)[0 if upper else 1]
+
+
+def _swamped(c: ComposedPLD, target: dict) -> bool:
+    if "delta" in target:
+        eps = _eps_at(c, np.maximum(c.pmf, 0.0), target["delta"], True)
+        return math.isfinite(eps) and rounding_share(c, eps) > 1e-4 * target["delta"]
+    return rounding_share(c, target["epsilon"]) > 1e-4 * plain_delta(c, target["epsilon"])
+
+
 def _expect(v: np.ndarray, kmin: int, big_h: float, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
     """out[K - kmin] = sum_i m_i v~(K + k0 + i) minus the FFT error bound, where v~ = v on the window,
     0 below it and 1 - e^{-K' H} above it (a lower bound on every continuation value there:
@@ -264,8 +284,10 @@ def _expect(v: np.ndarray, kmin: int, big_h: float, k0: int, m: np.ndarray, m_no
         k = np.arange(max(top + 1, lo_ext), hi_ext + 1)
         ext[k - lo_ext] = np.clip(-np.expm1(-k * big_h), 0.0, 1.0)
     out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
-    # ||ext||_2 <= sqrt(len(ext)) since 0 <= ext <= 1
-    return out - _FFT_ERR * math.log2(len(ext) + len(m)) * math.sqrt(len(ext)) * m_norm
+    # the proven entrywise bound of an FFT convolution (numerics.fft_rounding; norms rounded up, m >= 0)
+    grow = 1.0 + 2.0 * (len(ext) + len(m)) * 2.0 ** -53
+    return out - convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
+                                         m_norm * grow, float(m.sum()) * grow)
 
 
 def block_lengths(steps: int, blocks: int, adaptive_share: float = 1.0) -> list[int]:
@@ -352,19 +374,22 @@ class _Grids:
     def fixed_order(self, delta: float) -> tuple[float, float]:
         """Certified bracket of the best fixed order's epsilon (both orders composed ``steps`` times)."""
         lows, ups = [], []
+        target = {"delta": delta}
         for a in ("PQ", "QP"):
-            ups.append(_eps_upper(_Chernoff(self.high[a], self.h, self.tail).compose(self.steps), delta))
+            ups.append(_eps_upper(_Chernoff(self.high[a], self.h, self.tail).compose(self.steps, target), delta))
             if a in self.low:
-                lows.append(_eps_lower(_Chernoff(self.low[a], self.h, self.tail).compose(self.steps), delta))
+                lows.append(_eps_lower(_Chernoff(self.low[a], self.h, self.tail).compose(self.steps, target, False),
+                                       delta))
         return max(lows), max(ups)
 
     def symmetrised_step(self) -> GridPLD:
         """One step of the symmetrised pair S on the connect-the-dots grid (dominates every step)."""
         return symmetrised_grid(self.high["PQ"], self.high["QP"], self.h)
 
-    def symmetrised(self) -> ComposedPLD:
-        """The symmetrised pair S composed ``steps`` times (pessimistic: an upper bound)."""
-        return _Chernoff(self.symmetrised_step(), self.h, self.tail).compose(self.steps)
+    def symmetrised(self, target: dict | None = None) -> ComposedPLD:
+        """The symmetrised pair S composed ``steps`` times (pessimistic: an upper bound); tilted at
+        ``target`` where the rounding bound would swamp it (:func:`_composed`)."""
+        return _Chernoff(self.symmetrised_step(), self.h, self.tail).compose(self.steps, target)
 
 
 def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
@@ -378,8 +403,9 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     schedule = Schedule.constant(q=g, sigma=sigma / 2.0, steps=steps)
     h1 = _initial_step(schedule, rel_width, delta) / 2.0
     grids = _Grids(g, sigma, steps, h1, delta * rel_width * 1e-6, actions=("PQ",))
-    low = _eps_lower(_Chernoff(grids.low["PQ"], h1, grids.tail).compose(steps), delta)
-    up = _eps_upper(_Chernoff(grids.high["PQ"], h1, grids.tail).compose(steps), delta)
+    target = {"delta": delta}
+    low = _eps_lower(_Chernoff(grids.low["PQ"], h1, grids.tail).compose(steps, target, False), delta)
+    up = _eps_upper(_Chernoff(grids.high["PQ"], h1, grids.tail).compose(steps, target), delta)
     w1 = (up - low) / up if up > 0 else 0.0
     probe = [{"h": h1, "lower": low, "upper": up, "relative_width": w1}]
     if w1 <= rel_width:
@@ -396,8 +422,9 @@ def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks, max_re
         if epsilon > 0:
             h = epsilon / (ratio * math.ceil(epsilon / (ratio * h)))
         grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
-        low = _delta_lower(_Chernoff(grids.low["PQ"], h, grids.tail).compose(steps), epsilon)
-        up = _delta_upper(_Chernoff(grids.high["PQ"], h, grids.tail).compose(steps), epsilon)
+        target = {"epsilon": epsilon}
+        low = _delta_lower(_Chernoff(grids.low["PQ"], h, grids.tail).compose(steps, target, False), epsilon)
+        up = _delta_upper(_Chernoff(grids.high["PQ"], h, grids.tail).compose(steps, target), epsilon)
         width = (up - low) / up if up > 0 else 0.0
         if width <= rel_width / 4.0:  # the programme's blocks add their own rounding: a finer target
             break
@@ -434,7 +461,7 @@ def adaptive_replace_one_epsilon(*, g: float, sigma: float, steps: int, delta: f
     h, probe = choose_grid(g, sigma, steps, delta, rel_width)
     grids = _Grids(g, sigma, steps, h, delta * rel_width * 1e-6, actions)
     fixed_low, fixed_up = grids.fixed_order(delta)
-    upper = _eps_upper(grids.symmetrised(), delta)
+    upper = _eps_upper(grids.symmetrised({"delta": delta}), delta)
     ratio = _coarse_ratio(h, fixed_up, rel_width, min(blocks, steps))
     lows = {a: grids.low[a] for a in grids.actions}
     eps, dl, chosen = adaptive_lower_profile(lows, steps, h, (fixed_low, max(upper, fixed_low)),
@@ -466,7 +493,7 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     h, _ = choose_grid(g, sigma, steps, grid_delta, rel_width)
     grids, ratio = _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks)
     h = grids.h
-    upper = _delta_upper(grids.symmetrised(), epsilon)
+    upper = _delta_upper(grids.symmetrised({"epsilon": epsilon}), epsilon)
     big_h = ratio * h
     k = round(epsilon / big_h)
     k += 1 if k * big_h < epsilon else 0  # delta is nonincreasing: read it at a grid point >= epsilon
@@ -506,9 +533,10 @@ def adaptive_replace_one_epsilon_phases(*, phases, delta: float, rel_width: floa
     total = sum(t for _, _, t in checked)
     tail = delta * rel_width * 1e-6
     grids = [(_Grids(g, s, total, h, tail, ("PQ",)), t) for g, s, t in checked]
-    upper = _eps_upper(compose([(gr.symmetrised_step(), t) for gr, t in grids], h, tail), delta)
-    fixed_low = _eps_lower(compose([(gr.low["PQ"], t) for gr, t in grids], h, tail), delta)
-    fixed_up = _eps_upper(compose([(gr.high["PQ"], t) for gr, t in grids], h, tail), delta)
+    target = {"delta": delta}
+    upper = _eps_upper(_composed([(gr.symmetrised_step(), t) for gr, t in grids], h, tail, None, target, True), delta)
+    fixed_low = _eps_lower(_composed([(gr.low["PQ"], t) for gr, t in grids], h, tail, None, target, False), delta)
+    fixed_up = _eps_upper(_composed([(gr.high["PQ"], t) for gr, t in grids], h, tail, None, target, True), delta)
     alone = [adaptive_replace_one_epsilon(g=g, sigma=s, steps=t, delta=delta, rel_width=rel_width, blocks=blocks,
                                           adaptive_share=adaptive_share).epsilon_lower for g, s, t in checked]
     lower = max(fixed_low, max(alone))

@@ -42,14 +42,16 @@ PLD_ABSOLUTE_WIDTH = 1e-8
 #: schedules within the grid budget.
 COARSE_PLD_RELATIVE_WIDTH = 1e-2
 #: absolute width (upper - lower) of delta that the PLD accountants accept whatever the relative width
-#: (numerics.pld_general): deltas below it are within the FFT's floating-point noise, so a delta bracket
-#: is certified to a relative width or to this absolute one.
+#: (numerics.pld_general): a delta bracket is refined to a relative width or to this absolute one; when
+#: it stops at the absolute one with a larger relative width, ``details["note"]`` says so (issue 29).
 PLD_DELTA_ABSOLUTE_WIDTH = 1e-12
-#: below this delta numerics.pld_general composes the epsilon side with exponential tilting
-#: (numerics.pld_tilted): a plain double-precision FFT cannot resolve deltas far below it.
+#: below this delta numerics.pld and numerics.pld_general compose the epsilon side with exponential tilting
+#: (numerics.pld_tilted) straight away; above it they tilt only where the plain composition's proven
+#: rounding bound (numerics.fft_rounding) would take more than a tenth of the target width.
 TILT_BELOW_DELTA = 1e-8
-#: below this delta Poisson replace-one epsilon (numerics.pld, no FFT-noise guard, no tilting) is refused.
-POISSON_REPLACE_ONE_MIN_DELTA = 1e-10
+#: below this delta Poisson replace-one epsilon is refused: numerics.pld now tilts below TILT_BELOW_DELTA and
+#: bounds the FFT's rounding (issue 29), so this is the accountants' own floor (errors.ACCOUNTANT_DELTA_MIN).
+POISSON_REPLACE_ONE_MIN_DELTA = 1e-15
 #: unit roundoff of IEEE double precision (round to nearest): every rounding bound of the accountants
 #: is stated in units of it (numerics.fft_rounding).
 UNIT_ROUNDOFF = 2.0 ** -53
