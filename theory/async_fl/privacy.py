@@ -27,7 +27,7 @@ from numerics.errors import InvalidParameter, check_delta, check_epsilon, check_
 from numerics.precision import MP_DPS
 from numerics.sweep import sweep, versioned
 from theory.lemmas import tail_lemma as tl
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim
 
 
 def _check_nonneg(name: str, value) -> float:
@@ -444,7 +444,36 @@ def thm31_branch_sigma() -> Verdict:
             Verdict("refuted", "symbolic", 0.0, ev, counterexample=ev, arithmetic=("sympy",), why=f"difference {diff}"))
 
 
-@claim(id="000.thm-3.1.constant-q", seed="000", result="Theorem 3.1", role="remark", lines="L1037",
+def recheck_constant_q(cx: dict) -> float:
+    """sqrt(S2_hat) for a constant size qN against q (L1037): -(sqrt(S2_hat)/q - 1), S2_hat = q^2/(1-q) (N = 10000)."""
+    q = mpmath.mpf(cx["q"])
+    if not 0 < q < 1:
+        raise HypothesisFails(f"q = {q} is not a sampling ratio")
+    n_c = 10000
+    return -float(mpmath.sqrt(s_hat([int(q * n_c)], n_c, 2)) / q - 1)
+
+
+def recheck_lambda_step(cx: dict) -> float:
+    """Theorem 3.1 at the counterexample (hypotheses as the theorem states them, u0, u1 < 1, lam >= 1): what the proof
+    establishes, floor(lam) eps/2, minus the claimed ln(1/delta), recomputed by :func:`theorem31`."""
+    t = theorem31([int(cx["s"])] * int(cx["T"]), int(cx["N_c"]), sigma=cx["sigma"], epsilon=cx["epsilon"], r0=cx["r0"])
+    if t["delta"] is None or not all(t["hypotheses"][k] for k in ("r0_le_1_over_e", "q_le_r0_over_sigma", "u_lt_1", "lambda_ge_1")):
+        raise HypothesisFails(f"Theorem 3.1's hypotheses fail: {t['hypotheses']}")
+    with mpmath.workdps(MP_DPS):
+        return float(mpmath.floor(t["lambda"]) * cx["epsilon"] / 2 - t["log_inv_delta"])
+
+
+def recheck_k_star(cx: dict) -> float:
+    """K <= printed K^* at the counterexample (else HypothesisFails); margin (alpha - q(T+m)^p)/alpha."""
+    with mpmath.workdps(MP_DPS):
+        p, m, t, q, n_c, alpha = cx["p"], cx["m"], cx["T"], mpmath.mpf(cx["q"]), cx["N_c"], mpmath.mpf(cx["alpha"])
+        k = n_c * q * _power_sum(p, m, t)
+        if k > k_star(p, alpha, n_c, n_c * q, mpmath.mpf(m) / t):
+            raise HypothesisFails("K exceeds the printed K^*")
+        return float((alpha - q * (t + m) ** p) / alpha)
+
+
+@claim(id="000.thm-3.1.constant-q", seed="000", recheck=recheck_constant_q, result="Theorem 3.1", role="remark", lines="L1037",
        statement="For constant sample sizes (s_{i,c}/N_c = q) sqrt(S2_hat) = q, so the bound is Abadi et al.'s Theorem 1.",
        recorded="refuted")
 def thm31_constant_q() -> Verdict:
@@ -476,11 +505,11 @@ def _thm31_case(n_c, sizes, sigma, epsilon, r0):
     return t, lam_int, proved
 
 
-@claim(id="000.thm-3.1.lambda-step", seed="000", result="Theorem 3.1", role="proof-step", lines="L967, L975-978, L1027-1033",
+@claim(id="000.thm-3.1.lambda-step", seed="000", recheck=recheck_lambda_step, result="Theorem 3.1", role="proof-step", lines="L967, L975-978, L1027-1033",
        statement="With an integer lam satisfying lam + 1 <= c0 eps/(2 S2), the proof's delta = exp(-lam eps/2) is at most exp(-c0 eps^2/(4 S2)).",
        recorded="refuted")
 def thm31_lambda_step() -> Verdict:
-    n_c, sizes, sigma, epsilon, r0 = 10000, [20] * 400, 5.0, 1.0, 1 / math.e
+    n_c, sizes, sigma, epsilon, r0 = 10000, [20] * 400, 5.0, 1.0, 0.36  # r0 < 1/e strictly (L180); 1/e in floats lies just above it
     t, lam_int, proved = _thm31_case(n_c, sizes, sigma, epsilon, r0)
     ev = {"N_c": n_c, "s": 20, "T": 400, "sigma": sigma, "epsilon": epsilon, "r0": r0,
           "lambda_real": float(t["lambda"]), "lambda_integer": int(lam_int),
@@ -491,7 +520,7 @@ def thm31_lambda_step() -> Verdict:
         gap = float(t["log_inv_delta"] - proved)
         why = (f"The proof needs an integer lam with lam + 1 <= c0 eps/(2 S_2) (L967, Abadi et al.'s Theorem 2) and then "
                f"claims delta = exp(-c0 eps^2/(4 S_2)) = exp(-(lam + 1) eps/2) (L1027-1033), dropping the -1 and the floor: "
-               f"at N_c = {n_c}, s = 20, T = 400, sigma = {sigma}, eps = {epsilon}, r0 = 1/e, c0 eps/(2 S_2) = "
+               f"at N_c = {n_c}, s = 20, T = 400, sigma = {sigma}, eps = {epsilon}, r0 = {r0} < 1/e, c0 eps/(2 S_2) = "
                f"{float(t['lambda']) + 1:.6g}, the largest admissible lam is {int(lam_int)}, so the proof establishes "
                f"ln(1/delta) = lam eps/2 = {float(proved):.4g}, not the claimed {float(t['log_inv_delta']):.4g}: the claimed "
                f"delta is e^{gap:.3g} = {math.exp(gap):.3g} times too small. Seed "
@@ -696,7 +725,7 @@ def thm32_s_hat_bounds() -> Verdict:
     return Verdict("refuted", "sampled", margin, ev, counterexample=up_bad[0] if up_bad else worst_lo)
 
 
-@claim(id="000.thm-3.2.K-star", seed="000", result="Theorem D.3", role="constant", lines="L1080, L1183-1190",
+@claim(id="000.thm-3.2.K-star", seed="000", recheck=recheck_k_star, result="Theorem D.3", role="constant", lines="L1080, L1183-1190",
        statement="K <= K^* = (r0/sigma)^((1+p)/p)/(p+1) (N_c/s)^(1/p) N_c (1+gamma)^(1+p) implies q(T+m)^p <= alpha = r0/sigma.",
        recorded="refuted", version="2")
 def thm32_k_star() -> Verdict:

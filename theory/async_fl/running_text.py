@@ -14,7 +14,7 @@ import numpy as np
 from numerics.precision import MP_DPS
 from theory.async_fl import examples as ex
 from theory.async_fl.paper_values import EXAMPLE3_PRINTED, EXAMPLES, EXPERIMENT_PRINTED, PRINTED
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim
 
 #: "converged": the next iterate keeps T and moves m/T by at most this relative amount (our reading, stated).
 CONVERGED_REL_TOL = 0.01
@@ -43,7 +43,16 @@ def check_fig1b_slope() -> Verdict:
                                    "s_100_L234": 16 + math.ceil(1.348 * 100), "s_100_example3": 16 + math.ceil(example3 * 100)})
 
 
-@claim(id="000.text.m-range", seed="000", result="Theorem 3.2", role="hypothesis", lines="L196, L1967, L1067",
+def recheck_m_range(cx: dict) -> float:
+    """m = 0 is admitted by L196/L1967 (m >= 0); the theorem (L1067) needs s = s_{0,c}/m^p defined and s_{0,c} > 0:
+    -1 when the first size N_c q m^p is 0 (p > 0), else the relative room m itself."""
+    if cx["m"] < 0 or cx["p"] < 0:
+        raise HypothesisFails("L196 admits m >= 0, p >= 0 only")
+    s0 = Fraction(cx["N_c"]) * Fraction(cx["q"]) * Fraction(cx["m"]) ** Fraction(cx["p"])
+    return -1.0 if s0 == 0 else float(cx["m"])
+
+
+@claim(id="000.text.m-range", seed="000", recheck=recheck_m_range, result="Theorem 3.2", role="hypothesis", lines="L196, L1967, L1067",
        statement="The sequences s_{i,c} = N_c q (i+m)^p with m >= 0 of Theorem 3.2 (L196) and Appendix E (L1967) are "
                  "within Theorem D.3's hypothesis m > 0 (L1067).",
        recorded="refuted")
@@ -166,7 +175,14 @@ def check_table1_clients() -> Verdict:
                    counterexample={"experiment": "Figure 10 (L1941, L1947)", "clients": fig10, "table_1": table["strongly convex"]})
 
 
-@claim(id="000.lemma-D1.L826-q", seed="000", result="Lemma D.1", role="typo", lines="L826, L842",
+def recheck_l826(cx: dict) -> float:
+    """q = s_{i,c} as printed: a sampling probability needs q <= 1; margin (1 - q)/1."""
+    if int(cx["s_ic"]) < 1:
+        raise HypothesisFails("a round has at least one sample")
+    return 1.0 - int(cx["q_as_printed"])
+
+
+@claim(id="000.lemma-D1.L826-q", seed="000", recheck=recheck_l826, result="Lemma D.1", role="typo", lines="L826, L842",
        statement="L826 takes Abadi et al.'s Lemma 3 'with q = s_{i,c}': the lemma's sampling probability is s_{i,c}.",
        recorded="refuted")
 def check_l826_q() -> Verdict:

@@ -25,7 +25,7 @@ from numerics.errors import InvalidParameter
 from numerics.precision import MP_DPS
 from theory.async_fl import sequences as seqs
 from theory.async_fl.paper_values import A1_C22_PRINTED, OPTIMALITY_PRINTED
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 from theory.printed import plain
 
 #: a_0 of C.2.2 (L735).
@@ -339,7 +339,31 @@ def optimality_factor() -> Verdict:
                    counterexample=None if ok else {"ratio": str(ratio)})
 
 
-@claim(id="000.C2.constant-step-sample-size", seed="000", result="L160", role="remark", lines="L160, L663-L665, L675",
+def recheck_constant_step(cx: dict) -> float:
+    """At the counterexample: a meets Leblond et al.'s bound at tau = (d+1) s_printed (else HypothesisFails); the margin
+    of (11), (1/(eta mu) - tau)/tau with eta = a/L, recomputed in rationals."""
+    a, L, mu, sd = (Fraction(cx[k]) for k in ("a", "L", "mu", "sqrt_Delta"))
+    d, s = int(cx["d"]), int(cx["s_printed"])
+    if s != math.floor(a / (L * mu * (d + 1))):
+        raise HypothesisFails(f"s_printed = {s} is not the printed size floor(a/(L mu (d+1)))")
+    tau = (d + 1) * s
+    if 25 * a ** 2 * (1 + 2 * tau * sd) ** 2 * (1 + mu / (2 * L) * min(1 / sd, tau)) > 1:
+        raise HypothesisFails("a exceeds Leblond et al.'s bound at tau = (d+1)s")
+    return float((L / (a * mu) - tau) / tau)
+
+
+def recheck_leblond(cx: dict) -> float:
+    """At the counterexample: (11) and the bound on a hold (rationals, Delta = 1); the margin is the bound
+    2(1 - aL/mu)^t ||w0 - w*||^2 + b with b = 0 (N = 0), negative when it lies below the squared distance."""
+    L, mu, a, tau, t = Fraction(cx["L"]), Fraction(cx["mu"]), Fraction(cx["a"]), int(cx["tau"]), int(cx["t"])
+    if int(cx["Delta"]) != 1 or int(cx["N"]) != 0:
+        raise HypothesisFails("the recheck covers Delta = 1, N = 0")
+    if 25 * a ** 2 * (1 + 2 * tau) ** 2 * (1 + mu / (2 * L) * min(1, tau)) > 1 or tau > L / (a * mu):
+        raise HypothesisFails("a or tau outside the statement's range")
+    return float(2 * (1 - a * L / mu) ** t * Fraction(cx["||w0-w*||^2"]))
+
+
+@claim(id="000.C2.constant-step-sample-size", seed="000", result="L160", role="remark", recheck=recheck_constant_step, lines="L160, L663-L665, L675",
        statement="With constant step eta = a/L and delay (d+1)s <= 1/(eta mu), the sample size can be as large as a/(L mu (d+1)).",
        recorded="refuted")
 def constant_step_sample_size() -> Verdict:
@@ -381,7 +405,7 @@ def constant_step_sample_size() -> Verdict:
                    reason="the witness point does not violate (11) under Leblond et al.'s hypotheses")
 
 
-@claim(id="000.C2.leblond-rate", seed="000", result="L663", role="typo", lines="L663-L671",
+@claim(id="000.C2.leblond-rate", seed="000", result="L663", role="typo", recheck=recheck_leblond, lines="L663-L671",
        statement="Under (11) and the stated bound on a, E||w_hat_t - w_*||^2 <= 2(1-rho)^t ||w_0 - w_*||^2 + b with rho = aL/mu.",
        recorded="refuted")
 def leblond_rate() -> Verdict:
