@@ -362,12 +362,19 @@ def _explain(n: int, row: dict) -> str:
     """What a disagreeing printed value of example ``n`` comes from, with the replayed numbers that show it."""
     v, name = replay(n)["values"], row["constant"]
     if name == "epsilon_second":
+        acc = sweep(accountant_point, [{"n": n}], desc=f"000 example {n} accountant")[0]
         return (f"The delta L1556 prints is what epsilon = {float(v['epsilon_second']):.3g} gives with the second pass's "
-                f"budget {float(v['budget_second']):.4g} (at epsilon = 6 delta would be {float(v['delta_at_epsilon_6']):.3g}).")
+                f"budget {float(v['budget_second']):.4g} (at epsilon = {row['printed']} delta would be "
+                f"{float(v['delta_at_epsilon_6']):.3g}): the derivation does not give the printed epsilon, although the "
+                f"certified accountant puts the final sequence's epsilon at that delta at most {acc['eps_upper']:.3g} "
+                f"with Poisson-subsampled rounds (000.example-{n}.accountant), so the printed guarantee holds in the "
+                f"theorems' own accounting (as run, with replacement: 000.example-{n}.as-run-with-replacement).")
     if name == "factor" and "factor_r0_over_5" in v:
         return (f"The printed factor is the case-1 factor with r0/5 in place of r0/sigma (sigma = "
                 f"{float(replay(n)['inputs']['sigma']):g}): that gives {float(v['factor_r0_over_5']):.9g}; the budget, delta "
-                f"and N_c delta printed after it follow from it.")
+                f"and N_c delta printed after it follow from it. The slip is "
+                + ("conservative (a larger factor, a larger printed delta)" if float(row["printed"]) > row["ours"]
+                   else "optimistic (a smaller factor, a smaller printed delta)") + ".")
     if name in ("budget", "delta", "n_c_delta") and "factor_r0_over_5" in v:
         return ""
     if name == "budget_constant":

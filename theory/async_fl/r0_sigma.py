@@ -128,6 +128,9 @@ def printed_values() -> Verdict:
                + f" do not round from it ({-margin:.2%} off at sigma = {b['sigma']:g}); truncation explains "
                  + (", ".join(r["printed"] for r in bad if r["truncation_agrees"]) or "none of them")
                  + ", an early iterate " + (", ".join(r["printed"] for r in bad if r["an_early_iterate_agrees"]) or "none")
+                 + (". All printed values lie at or below the fixed point, so the examples that use them are conservative "
+                    "in r0" if all(float(r["printed"]) <= r["computed"] for r in bad) else
+                    ". Some printed values lie above the fixed point")
                  + f". Examples {users} take printed r0 values as input (alpha = r0/sigma), which "
                  f"moves their q, m and T slightly; no theorem uses the digits.")
         rd = [Reading(name, "L1330-1338, L1474, L1702", "refuted" if not all(r[key] for r in rows) else "holds",
