@@ -424,7 +424,13 @@ def _hypotheses_verdict(n: int) -> Verdict:
         others = [k for k in failed if k not in ("gamma_ge_m_over_T", "q_max_le_r0_over_sigma")]
         if others:
             why += f" Also failing: {others}."
-        return Verdict("refuted", "numeric", margin, h, why=why, arithmetic=("mpmath", "float"),
+        rest = [k for k in failed if k != "gamma_ge_m_over_T"]
+        readings = (Reading("T = the rounds the sequence runs (gamma >= m/T, L1069)", "L1067-1069, L216", "refuted", margin,
+                            f"failing: {failed}"),
+                    Reading("T = the upper bound of (19) the example computes (then gamma = m/T by construction)",
+                            f"{EXAMPLES[n]['lines']}, L1209-1215", "refuted" if rest else "holds",
+                            -abs(margin) if rest else 0.0, f"failing: {rest}" if rest else "every hypothesis holds"))
+        return Verdict("refuted", "numeric", margin, h, why=why, readings=readings, arithmetic=("mpmath", "float"),
                        counterexample={"failed": failed, "s_max": h["s_max"], "q_max_sigma": h["q_max_sigma"], "r0": h["r0"],
                                        "gamma_used": h["gamma_used"], "m_over_T_real": h["gamma_real"]})
     return Verdict("holds", "numeric", margin, h, arithmetic=("mpmath", "float"))
@@ -619,7 +625,16 @@ def main_text_example() -> Verdict:
            f"{float(real['delta']) / printed_delta:.2g} times larger. The guarantee ({float(x['epsilon']):g}, {printed_delta}) itself holds by the "
            f"certified accountant (000.example-3.accountant; as run, 000.main-text.as-run-with-replacement); the printed "
            f"derivation does not establish it.")
-    return Verdict("refuted", "numeric", margin, ev, why=why, arithmetic=("mpmath", "float"),
+    arith = {r["constant"]: r for r in _main_text_rows()}
+    paper_reading_ok = arith["main_budget"]["agrees"] and arith["main_delta"]["agrees"] and arith["main_T"]["agrees"]
+    readings = (Reading("T = the rounds the sequence runs, gamma = m/T (Theorem D.3's hypothesis gamma >= m/T)",
+                        "L1067-1069, L216", "refuted", margin,
+                        f"T = {h['rounds_real']}, B = {float(real['budget']):.4g}, delta = {float(real['delta']):.3g}"),
+                Reading("T = the upper bound ((p+1)K/(N_c q))^(1/(p+1)) of (19), as the example computes it", "L1662, L1209-1215",
+                        "holds" if paper_reading_ok else "refuted", 0.0 if paper_reading_ok else None,
+                        f"T = {PRINTED['main_T'].text}, B = {arith['main_budget']['ours']:.4g}, "
+                        f"delta = {arith['main_delta']['ours']:.3g} (000.example-3.main-text-arithmetic)"))
+    return Verdict("refuted", "numeric", margin, ev, why=why, readings=readings, arithmetic=("mpmath", "float"),
                    counterexample={"T_real": h["rounds_real"], "T_printed": int(PRINTED["main_T"].text),
                                    "m_over_T_real": h["gamma_real"], "budget": float(real["budget"]), "budget_printed": printed_b,
                                    "delta": float(real["delta"]), "delta_printed": printed_delta})
