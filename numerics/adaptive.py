@@ -34,22 +34,30 @@ hockey-stick divergence of the T-step transcripts of D and D')
   :math:`\alpha > 1` (:func:`garbling_counterexample`). So the dynamic programme over the two orders is
   NOT an upper bound, and the interval between the lower and the upper bound is not closed here.
 
-Realizability (the gradient map of the lower bound's adversary)
-----------------------------------------------------------------
-Model dimension d = T + 1, coordinates :math:`e_1, \dots, e_T`. At step t every record's clipped
-gradient lies on :math:`e_t`: the target record gives :math:`+e_t` in D and :math:`-e_t` in D'; every
-other record gives :math:`c_t e_t` with :math:`c_t \in \{-1, 0, +1\}`. The released noisy sum's
-coordinate t, minus :math:`c_t b`, is then distributed as (after the scaling z -> z + c_t b) ``PQ`` for
-:math:`c_t = -1`, as ``QP`` mirrored for :math:`c_t = +1`, as ``pm1`` for :math:`c_t = 0`. The parameter
-after step t keeps every earlier released coordinate exactly (plain SGD: :math:`\theta_{t+1} = \theta_t -
-\eta y_t`, each step writing a fresh coordinate), so :math:`c_t` may be any function of the earlier
-outputs: the adversary's loss function is :math:`\ell(\theta, x) = \langle \theta, e_t\rangle\, s(x,
-\theta)` with the sign :math:`s` read from :math:`\theta`'s earlier coordinates through the policy. The step
-index t is public (the optimiser's step counter). This is an ordinary differentiable loss, so the
-adaptive value is a true lower bound for DP-SGD with fixed-size batches.
+Realizability and threat model of each end (issue 29)
+-----------------------------------------------------
+The lower bound's adversary picks, at every step t, which of ``PQ``, ``QP``, ``pm1`` the step is, as a
+function of the earlier outputs: every record's clipped gradient lies on one direction; the target
+record gives :math:`+u` in D and :math:`-u` in D', every other record :math:`c_t u` with
+:math:`c_t \in \{-1, 0, +1\}`, and the released noisy sum's component along u, minus :math:`c_t b`, is
+distributed as ``PQ`` for :math:`c_t = -1`, ``QP`` (mirrored) for :math:`c_t = +1`, ``pm1`` for
+:math:`c_t = 0`. This is realizable in the **interactive adaptive game**, the model of the upper bound:
+the adversary chooses each step's gradient map after seeing the earlier outputs, and every
+intermediate model is released (so the differences of iterates give each step's output). It is NOT
+shown to be realizable by DP-SGD with one fixed loss function: isotropic noise reaches every
+coordinate at every step, so a "fresh coordinate per step" does not isolate the steps, and one loss
+function cannot read the step counter (an earlier version of this docstring and of docs/replace_one.md
+section 4a claimed it; the claim does not follow). So:
 
-Floating point: as in numerics.pld (FFT noise measured and moved to the safe side; the dynamic
-programme's FFT correlations: the standard bound u log2(n) ||a|| ||b|| (times 8) subtracted per block).
+* **upper end**: every replace-one pair of data sets, any gradient maps chosen adaptively, every
+  intermediate model released (the strongest of the threat models here; holds for all weaker ones);
+* **lower end**: realizable in the interactive adaptive game; under a fixed loss function the
+  defensible lower end is the fixed order's, ``details["fixed_order"]["lower"]`` (one pair of data
+  sets whose every step is ``PQ``: realizable by any loss whose clipped gradients are +-u).
+
+Floating point: every composition carries the proven rounding bound of numerics.fft_rounding (tilted
+where it would swamp delta, numerics.pld_tilted); the dynamic programme's FFT correlations subtract
+the derived bound of :func:`numerics.fft_rounding.convolution_entry_error` per block.
 """
 from __future__ import annotations
 
@@ -70,6 +78,11 @@ from .precision import PLD_DELTA_TAIL, PLD_RELATIVE_WIDTH, TILT_BELOW_DELTA
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
 
+#: which threat model each end holds under (module docstring), appended to every note of this accountant
+THREAT_MODEL = ("threat model: the upper end holds against an adversary that picks each step's gradient map "
+                "adaptively with every intermediate model released; the lower end is realizable in that "
+                "interactive game; under one fixed loss function the defensible lower end is the fixed order's "
+                "(details.fixed_order.lower)")
 #: the actions of the lower bound's adversary (module docstring)
 ACTIONS = ("PQ", "QP", "pm1")
 
@@ -475,7 +488,7 @@ def adaptive_replace_one_epsilon(*, g: float, sigma: float, steps: int, delta: f
                "upper_method": "symmetrised pair max(H(P||Q), H(Q||P)) composed (Dong-Roth-Su C_p)",
                "note": ("lower: blocked adaptive adversary over the orders (P,Q), (Q,P); upper: symmetrised "
                         "pair; the two orders do not dominate the family (the +-1 pair is a garbling of "
-                        "neither), so the gap is not closed (docs/replace_one.md)"),
+                        f"neither), so the gap is not closed (docs/replace_one.md); {THREAT_MODEL}"),
                "seconds": time.perf_counter() - started, "cpu_seconds": time.process_time() - cpu}
     return EpsilonBounds(lower, upper, delta, "pld-adaptive", "replace-one", True, details)
 
@@ -505,6 +518,8 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     lower = max(float(dl[0]) if len(dl) else 0.0, grids.fixed_delta[0])
     details = {"h": h, "H": big_h, "chosen_at_mid": chosen,
                "fixed_order_PQ": {"lower": grids.fixed_delta[0], "upper": grids.fixed_delta[1]},
+               "fixed_order": {"lower": grids.fixed_delta[0], "upper": grids.fixed_delta[1]},
+               "note": f"lower: blocked adaptive adversary; upper: symmetrised pair (docs/replace_one.md); {THREAT_MODEL}",
                "seconds": time.perf_counter() - started}
     return DeltaBounds(max(lower, 0.0), upper, epsilon, "pld-adaptive", "replace-one", True, details)
 
@@ -543,6 +558,6 @@ def adaptive_replace_one_epsilon_phases(*, phases, delta: float, rel_width: floa
     details = {"fixed_order": {"lower": fixed_low, "upper": fixed_up}, "h": h, "phase_lowers": alone,
                "upper_method": "symmetrised pairs of every phase composed",
                "note": ("lower: max of the all-(P,Q) composition and each phase's adaptive lower bound; "
-                        "upper: symmetrised pairs; the gap is structural (docs/replace_one.md)"),
+                        f"upper: symmetrised pairs; the gap is structural (docs/replace_one.md); {THREAT_MODEL}"),
                "seconds": time.perf_counter() - started}
     return EpsilonBounds(lower, upper, delta, "pld-adaptive", "replace-one", True, details)
