@@ -429,7 +429,8 @@ def _hypotheses_verdict(n: int) -> Verdict:
                             f"failing: {failed}"),
                     Reading("T = the upper bound of (19) the example computes (then gamma = m/T by construction)",
                             f"{EXAMPLES[n]['lines']}, L1209-1215", "refuted" if rest else "holds",
-                            -abs(margin) if rest else 0.0, f"failing: {rest}" if rest else "every hypothesis holds"))
+                            ((h["r0"] - h["q_max_sigma"]) / h["r0"] if "q_max_le_r0_over_sigma" in rest else -1.0) if rest
+                            else 0.0, f"failing: {rest}" if rest else "every hypothesis holds"))
         return Verdict("refuted", "numeric", margin, h, why=why, readings=readings, arithmetic=("mpmath", "float"),
                        counterexample={"failed": failed, "s_max": h["s_max"], "q_max_sigma": h["q_max_sigma"], "r0": h["r0"],
                                        "gamma_used": h["gamma_used"], "m_over_T_real": h["gamma_real"]})
