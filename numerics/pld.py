@@ -40,10 +40,14 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   so both bounds are its grids' (:func:`epsilon_pld`, :func:`delta_pld`). An earlier version bounded it above
   by remove-then-add through :math:`D\cap D'`, 18 % wide on the README example.
 
-Floating point: interval masses are computed in log space with scipy's ``log_ndtr``; the FFT's rounding
-noise is measured (twice the most negative entry of each composed PMF, at least 1e-16 of its largest)
-and added to (upper) or subtracted from (lower) every composed mass. Bounds are certified up to this estimate of floating-point error, not in
-interval arithmetic.
+Floating point: interval masses are computed in log space with scipy's ``log_ndtr`` (double precision,
+not enclosed: docs/certified.md). Every rounding from there on is bounded: the FFT composition by the
+proven entrywise bound of numerics.fft_rounding (``ComposedPLD.noise``), added to (upper) or subtracted
+from (lower) every composed mass; where that bound would take more than a tenth of the target width
+(always below ``TILT_BELOW_DELTA``) both sides are composed with exponential tilting around epsilon
+(numerics.pld_tilted), for epsilon and delta alike; the sums that read delta and epsilon off the
+composed PMF are rounded outward (:func:`_tail_sums`, :func:`_delta_at`, :func:`_eps_at`). A crossed
+bracket is refused with no tolerance (:func:`_refine`).
 """
 from __future__ import annotations
 
@@ -59,8 +63,8 @@ from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _m
                           _window_side, compose, fold)
 from .fft_rounding import U
 from .pld_pairs import MixturePair
-from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS,
-                        PLD_RELATIVE_WIDTH, TILT_BELOW_DELTA)
+from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH,
+                        TILT_BELOW_DELTA)
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule, require_poisson_gaussian
 
@@ -287,12 +291,12 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
 
 
 def _upper_pmf(c: ComposedPLD) -> np.ndarray:
-    """Entrywise upper bound on the composed grid masses: computed value plus FFT noise, in [0, 1]."""
+    """Entrywise upper bound on the composed grid masses: computed value plus the rounding bound, in [0, 1]."""
     return np.clip(c.pmf + c.noise, 0.0, 1.0)
 
 
 def _lower_pmf(c: ComposedPLD) -> np.ndarray:
-    """Entrywise lower bound on the composed grid masses: computed value minus FFT noise, >= 0."""
+    """Entrywise lower bound on the composed grid masses: computed value minus the rounding bound, >= 0."""
     return np.maximum(c.pmf - c.noise, 0.0)
 
 
@@ -392,8 +396,8 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
         if len(history) > 2 and width > 0.9 * history[-3]["relative_width"]:
             raise AccuracyNotReached(
                 f"relative width {rel_width:.3g} not reachable: refining the grid no longer helps "
-                f"(width {history[-3]['relative_width']:.3g} -> {width:.3g} at h={h:.3g}); the floor is "
-                f"floating-point noise of the FFT against a very small delta, or the truncation budget")
+                f"(width {history[-3]['relative_width']:.3g} -> {width:.3g} at h={h:.3g}); the floor is the "
+                f"truncation budget or the bounded rounding against a very small delta")
         active = [d for d in directions if current[d][1] > low]
         h *= min(max(math.sqrt(0.8 * rel_width / width), 0.1), 0.7)
     raise AccuracyNotReached(f"relative width {width:.3g} > target {rel_width:.3g} after "

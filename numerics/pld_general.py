@@ -15,9 +15,10 @@ each phase supplies two grid PMFs at grid step h:
   post-processing of the mechanism run on those two data sets, so its certified lower epsilon is a
   lower bound on the true one.
 
-The composition itself (FFT on a Chernoff window, wrap-around and floating-point noise accounted for,
-grid refinement until the relative width is met) is numerics.pld's, reused unchanged: the bound is
-the maximum over orders of each side.
+The composition itself (FFT on a Chernoff window, wrap-around and the proven bound on the FFT's
+rounding accounted for, exponential tilting where that bound would swamp delta, grid refinement until
+the relative width is met) is numerics.pld's: the bound is the maximum over orders of each side, and
+every order's own bracket is checked for a crossing (numerics.pld._refine, no tolerance).
 """
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List
 
-import numpy as np
 
 from . import pld
 from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS,
