@@ -69,6 +69,7 @@ def test_severity_is_a_function_of_role_and_status_never_of_the_id():
     assert ledger.severity("conclusion", "holds-with-correction", None) == "result-needs-correction"
     assert ledger.severity("printed-value", "refuted", None) == "table-or-figure-value"
     assert ledger.severity("method", "refuted", None) is None
+    assert ledger.severity("remark", "refuted", None) == "wrong-constant-or-step"
     assert ledger.severity("conclusion", "holds", "holds") is None
     with pytest.raises(ValueError, match="role"):
         ledger.claim(id="002.x.y", seed="002", lines="L1", statement="s", recorded="holds", role="minor")

@@ -139,10 +139,11 @@ SEVERITY_DEFINITIONS = {
 SEVERITY_RULE = (
     "Only refuted and holds-with-correction claims are findings, and never a claim whose role is `method`. "
     "Role `typo` gives `typo`; roles `printed-value`, `figure` and `example` give `table-or-figure-value`; "
-    "role `conclusion` gives `result-fails` when refuted and `result-needs-correction` when corrected; every "
-    "other role (hypothesis, proof-step, constant, definition, remark) gives `result-unproven` when the claim "
-    "is refuted and its result's conclusion is undecided (no conclusion claim, open or not-reproduced), "
-    "else `wrong-constant-or-step`. The claim id is never read.")
+    "role `conclusion` gives `result-fails` when refuted and `result-needs-correction` when corrected; role "
+    "`remark` (a side statement, not a step of a result) gives `wrong-constant-or-step`; every other role "
+    "(hypothesis, proof-step, constant, definition) gives `result-unproven` when the claim is refuted and its "
+    "result's conclusion is undecided (no conclusion claim, open or not-reproduced), else "
+    "`wrong-constant-or-step`. The claim id is never read.")
 #: which status of a result's conclusions decides it, worst first
 CONCLUSION_ORDER = ("refuted", "holds-with-correction", "open", "not-reproduced", "holds")
 #: what a computation may have used (Verdict.arithmetic) and what each evidence kind allows
@@ -170,7 +171,7 @@ def severity(role: Optional[str], status: str, conclusion_status: Optional[str] 
         return "table-or-figure-value"
     if role == "conclusion":
         return "result-fails" if status == "refuted" else "result-needs-correction"
-    if status == "refuted" and conclusion_status in (None, "open", "not-reproduced"):
+    if status == "refuted" and role != "remark" and conclusion_status in (None, "open", "not-reproduced"):
         return "result-unproven"
     return "wrong-constant-or-step"
 
