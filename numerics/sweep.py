@@ -8,8 +8,7 @@
 
 Backends (``backend=``, else the environment variable ``DPV_BACKEND``, else chosen as below):
 
-``serial``   in-process loop (debugging, tiny runs, and always when already inside a Dask worker, so a
-             claim that sweeps internally never nests clusters);
+``serial``   in-process loop (debugging, tiny runs);
 ``local``    a ``distributed.LocalCluster`` with one single-threaded worker process per core, started
              once per process and reused (nothing to set up);
 ``cluster``  an existing scheduler, named the way Dask users name it: ``scheduler=ADDRESS`` (the CLIs'
@@ -18,6 +17,17 @@ Backends (``backend=``, else the environment variable ``DPV_BACKEND``, else chos
 Precedence: ``backend=``, then ``scheduler=``, then ``DPV_BACKEND``; with no choice made: ``cluster`` when an address is configured, else ``local`` when at least
 :data:`LOCAL_MIN_POINTS` points need computing, else ``serial``.
 
+Inside a Dask worker (a sweep called by a point of another sweep, e.g. a claim that certifies over boxes)
+no cluster is ever started: the points go to the cluster that worker belongs to, through
+``distributed.worker_client`` (the calling task secedes from the worker's thread pool while it waits, so
+every worker, its own included, shares the boxes), unless ``backend="serial"`` is asked or fewer than
+:data:`NESTED_MIN_POINTS` points need computing.
+
+Progress: ``progress=`` (a callable taking one line) gets a line at least every :data:`PROGRESS_EVERY`
+seconds while the sweep runs: points done, elapsed seconds, an estimate of the seconds left, and the same
+for the sweep running inside one of its points (a long claim's boxes): a sweep inside a worker publishes
+its counts on the scheduler (metadata key :data:`PROGRESS_KEY`), one inside the same process reports
+through its caller's line.
 Cache: results are stored with :class:`joblib.Memory` under ``DPV_CACHE_DIR`` (default ``.cache/sweep``
 in the working directory). The key is the function's identity (module and qualified name), its
 ``version`` (set with :func:`versioned`), a digest of the source of every module of this suite the
@@ -25,6 +35,10 @@ function's module imports, transitively (so editing an accountant invalidates th
 a cache can never change a verdict), and the point. ``cache=False`` (``make report FRESH=1``) ignores
 stored results and overwrites them. Workers write the cache, so finished points survive a failed sweep
 and a rerun resumes; on a remote cluster point ``DPV_CACHE_DIR`` at a shared file system.
+
+Timing warnings: a loaded machine makes Dask warn that starting took long (:data:`TIMING_WARNINGS`);
+they say nothing about a result, so the cluster start silences exactly those (and pytest's
+``filterwarnings = error`` cannot turn them into a failed start).
 
 Faults: a worker that dies mid-sweep costs no result (Dask reassigns its tasks; after Dask's
 ``allowed-failures`` retries the sweep fails naming the point). A function that raises fails the sweep
@@ -36,10 +50,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import math
 import os
+import re
 import sys
 import threading
 import time
+import uuid
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
@@ -50,6 +70,19 @@ LOCAL_MIN_POINTS = 16
 #: the suite's own packages: their sources form the cache key's dependency digest
 OWN_PACKAGES = ("numerics", "theory", "repro", "figures")
 BACKENDS = ("serial", "local", "cluster")
+#: inside a Dask worker, a sweep with at least this many points to compute shares them with the cluster
+NESTED_MIN_POINTS = 2
+#: longest silence of a sweep given ``progress=`` (seconds); ``make report`` promises one line per 30 s
+PROGRESS_EVERY = float(os.environ.get("DPV_PROGRESS_EVERY", "15"))
+#: scheduler metadata key under which a sweep running inside a worker publishes its counts
+PROGRESS_KEY = "dpv-sweep-progress"
+#: how often such a sweep publishes (seconds; one small scheduler message each time)
+PUBLISH_EVERY = 3.0
+#: warnings that only say the machine was slow (message prefixes, as Dask words them): silenced where a
+#: cluster starts. distributed.core warns when creating a worker's scratch directory takes over 1 s.
+TIMING_WARNINGS = (
+    (UserWarning, "Creating scratch directories is taking a surprisingly long time"),
+)
 
 
 class SweepError(RuntimeError):
@@ -76,29 +109,83 @@ def versioned(version: str):
 
 def _imported_own_modules(module_name: str) -> set:
     """Names of this suite's modules that ``module_name``'s source imports (anywhere, lazily too)."""
+    return set(_imported_own_modules_cached(module_name))
+
+
+@lru_cache(maxsize=None)
+def _module_source(module_name: str) -> tuple:
+    """(bytes of the module's .py file or None, whether it is a package), read once per process."""
     spec = find_spec(module_name)
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
-        return set()
+    if spec is None or not spec.origin or not spec.origin.endswith(".py") or not os.path.exists(spec.origin):
+        return None, False
     with open(spec.origin, "rb") as fh:
-        tree = ast.parse(fh.read())
-    package = module_name if spec.submodule_search_locations else module_name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(tree):
-        names = []
+        return fh.read(), spec.submodule_search_locations is not None
+
+
+def _import_candidates(source: bytes, package: str) -> list:
+    """Every dotted name an import statement of ``source`` names (``from a import b`` gives a and a.b)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            found += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
-            names = [base] + [f"{base}.{a.name}" for a in node.names]
-        for name in names:
-            if name.split(".")[0] in OWN_PACKAGES and find_spec_safe(name):
-                found.add(name)
-    return found
+            found += [base] + [f"{base}.{a.name}" for a in node.names]
+    return sorted(set(found))
 
 
+#: the parsed import statements of each module source seen, on disk next to the results (parsing every
+#: module of the suite costs seconds; a warm ``make report`` reads and hashes the files instead)
+_SCANS: dict = {}
+_SCANS_FILE = "import-scans-v1.json"
+
+
+def _scans() -> dict:
+    if "table" not in _SCANS:
+        path = os.path.join(_cache_dir(), _SCANS_FILE)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                _SCANS["table"] = json.load(fh)
+        except (OSError, ValueError):
+            _SCANS["table"] = {}
+        _SCANS["dirty"] = False
+    return _SCANS["table"]
+
+
+def _save_scans() -> None:
+    """Write the scan table when it grew (atomically: workers may write it at the same time)."""
+    if not _SCANS.get("dirty"):
+        return
+    _SCANS["dirty"] = False
+    directory = _cache_dir()
+    try:
+        os.makedirs(directory, exist_ok=True)
+        tmp = os.path.join(directory, f".{_SCANS_FILE}.{os.getpid()}.{uuid.uuid4().hex[:6]}")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(_SCANS["table"], fh)
+        os.replace(tmp, os.path.join(directory, _SCANS_FILE))
+    except OSError:  # a read-only cache only costs the parsing again
+        pass
+
+
+@lru_cache(maxsize=None)
+def _imported_own_modules_cached(module_name: str) -> frozenset:
+    source, is_package = _module_source(module_name)
+    if source is None:
+        return frozenset()
+    package = module_name if is_package else module_name.rpartition(".")[0]
+    key = f"{module_name}:{hashlib.sha256(source).hexdigest()}"
+    table = _scans()
+    if key not in table:
+        table[key] = _import_candidates(source, package)
+        _SCANS["dirty"] = True
+    return frozenset(n for n in table[key] if n.split(".")[0] in OWN_PACKAGES and find_spec_safe(n))
+
+
+@lru_cache(maxsize=None)
 def find_spec_safe(name: str) -> bool:
     try:
         return find_spec(name) is not None
@@ -116,13 +203,13 @@ def source_digest(module_name: str) -> str:
             continue
         seen.add(name)
         todo.extend(_imported_own_modules(name) - seen)
+    _save_scans()
     h = hashlib.sha256()
     for name in sorted(seen):
-        spec = find_spec(name)
-        if spec is not None and spec.origin and os.path.exists(spec.origin):
+        source, _ = _module_source(name)
+        if source is not None:
             h.update(name.encode())
-            with open(spec.origin, "rb") as fh:
-                h.update(fh.read())
+            h.update(source)
     return h.hexdigest()
 
 
@@ -170,16 +257,35 @@ _LOCAL = {}
 _LOCK = threading.Lock()
 
 
+@contextmanager
+def quiet_timing_warnings():
+    """Silence :data:`TIMING_WARNINGS` (exactly those messages) inside the block."""
+    with warnings.catch_warnings():
+        for category, prefix in TIMING_WARNINGS:
+            warnings.filterwarnings("ignore", message=re.escape(prefix), category=category)
+        yield
+
+
+def start_local_cluster(n_workers: int):
+    """A ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker processes, started with the
+    timing warnings of a loaded machine silenced (the one way this suite and its tests start one)."""
+    from distributed import LocalCluster
+
+    with quiet_timing_warnings():
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                            dashboard_address=":0", silence_logs=40)
+
+
 def _local_client():
     """One local cluster per process: one single-threaded worker process per core."""
     with _LOCK:
         if "client" not in _LOCAL:
-            from distributed import Client, LocalCluster
+            from distributed import Client
 
             n = int(os.environ.get("DPV_WORKERS", os.cpu_count() or 1))
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=40)
-            _LOCAL["cluster"], _LOCAL["client"] = cluster, Client(cluster)
+            cluster = start_local_cluster(n)
+            with quiet_timing_warnings():
+                _LOCAL["cluster"], _LOCAL["client"] = cluster, Client(cluster)
         return _LOCAL["client"]
 
 
@@ -204,9 +310,10 @@ def _remote_client(address: str):
 
 
 def resolve_backend(backend: Optional[str], scheduler: Optional[str], n_todo: int) -> tuple:
-    """(backend, address) for this sweep, applying the rules in the module docstring."""
+    """(backend, address) for this sweep, applying the rules in the module docstring; inside a Dask
+    worker the backend is ``"nested"`` (the worker's own cluster) or ``"serial"``."""
     if _inside_dask_worker():
-        return "serial", None
+        return ("serial" if backend == "serial" or n_todo < NESTED_MIN_POINTS else "nested"), None
     if backend is None and scheduler:
         backend = "cluster"
     backend = backend or os.environ.get("DPV_BACKEND") or None
@@ -220,11 +327,104 @@ def resolve_backend(backend: Optional[str], scheduler: Optional[str], n_todo: in
     return backend, (address if backend == "cluster" else None)
 
 
-def _progress(total: int, desc: Optional[str]):
+def _bar(total: int, desc: Optional[str]):
     from tqdm.auto import tqdm
 
     quiet = bool(os.environ.get("CI")) or not sys.stderr.isatty()
     return tqdm(total=total, desc=desc, disable=quiet, leave=False)
+
+
+def _counts_text(desc: str, done: int, total: int, elapsed: float, unit: str = "points") -> str:
+    """``desc: done/total points, elapsed, about N s left`` (the estimate: the mean time per finished point)."""
+    left = f"about {elapsed / done * (total - done):.0f} s left" if done else "no estimate yet"
+    return f"{desc}: {done}/{total} {unit} done, {elapsed:.0f} s, {left}"
+
+
+#: per thread, its running sweeps, outermost first (a sweep called inside a serial point nests here)
+_RUNNING = threading.local()
+
+
+def _active() -> list:
+    if not hasattr(_RUNNING, "stack"):
+        _RUNNING.stack = []
+    return _RUNNING.stack
+
+
+class _Progress:
+    """A sweep's counts: a terminal bar, the ``progress=`` lines (at least every :data:`PROGRESS_EVERY` s,
+    with the innermost running sweep's counts), and, inside a Dask worker, counts published on the scheduler."""
+
+    def __init__(self, total: int, desc: str, emit: Optional[Callable[[str], None]], publish: bool,
+                 unit: str = "points"):
+        self.total, self.desc, self.done, self.unit = total, desc, 0, unit
+        self.t0 = self.last = time.monotonic()
+        self.published = -math.inf  # a nested sweep shows up on its first tick
+        self.emit = emit
+        self.root = None if emit is not None or not _active() else _active()[0]
+        self.token = f"{desc}-{uuid.uuid4().hex[:8]}" if publish else None
+        self.client = None  # the worker's client, for publishing
+        self.bar = _bar(total, desc)
+
+    def __enter__(self):
+        _active().append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _active().remove(self)
+        self.bar.close()
+        self._publish(final=True)
+
+    def text(self) -> str:
+        return _counts_text(self.desc, self.done, self.total, time.monotonic() - self.t0, self.unit)
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        self.bar.update(n)
+        self.tick()
+
+    def tick(self, inner: Optional[Callable[[], str]] = None) -> None:
+        """Emit a line when one is due (``inner`` adds the counts of a sweep running inside a point)."""
+        now = time.monotonic()
+        if self.token is not None and now - self.published >= PUBLISH_EVERY:
+            self._publish()
+        if self.root is not None:  # a sweep inside a serial point: the outermost one speaks for both
+            self.root.tick(inner=self.text)
+        elif self.emit is not None and now - self.last >= PROGRESS_EVERY:
+            self.last = now
+            inside = inner() if inner else None
+            self.emit(self.text() + (f"; inside: {inside}" if inside else ""))
+
+    def _publish(self, final: bool = False) -> None:
+        if self.token is None:
+            return
+        self.published = time.monotonic()
+        try:
+            if self.client is None:
+                from distributed import get_client
+
+                self.client = get_client()
+            self.client.set_metadata([PROGRESS_KEY, self.token],
+                                     {"desc": self.desc, "done": self.done, "total": self.total, "unit": self.unit,
+                                      "elapsed": self.published - self.t0, "finished": final, "at": time.time()})
+        except Exception:  # noqa: BLE001 - progress is best effort, never a failed sweep
+            self.token = None
+
+
+def nested_progress(client) -> Optional[str]:
+    """The counts of the sweeps running inside workers of ``client``'s cluster (None when there are none)."""
+    try:
+        table = client.get_metadata([PROGRESS_KEY], default={}) or {}
+    except Exception:  # noqa: BLE001 - progress is best effort
+        return None
+    now = time.time()  # an entry not refreshed for a while belongs to a sweep whose worker died
+    running = [v for v in table.values() if isinstance(v, dict) and not v.get("finished")
+               and now - v.get("at", 0) < _STALE_AFTER]
+    return "; ".join(_counts_text(v["desc"], v["done"], v["total"], v["elapsed"], v.get("unit", "points"))
+                     for v in running) or None
+
+
+#: seconds after which an unrefreshed published count is ignored
+_STALE_AFTER = 300.0
 
 
 def _name(fn) -> str:
@@ -236,7 +436,7 @@ def _fail(fn, point, kind: str, message: str) -> SweepError:
     return SweepError(f"{_name(fn)} failed at {point!r}: {kind}: {msg}")
 
 
-def _run_serial(call, todo, points, fn, on_error, bar):
+def _run_serial(call, todo, points, fn, on_error, prog):
     out = {}
     for i in todo:
         try:
@@ -245,7 +445,7 @@ def _run_serial(call, todo, points, fn, on_error, bar):
             if on_error == "raise":
                 raise _fail(fn, points[i], type(exc).__name__, str(exc)) from exc
             out[i] = SweepFailure(points[i], f"{type(exc).__name__}: {exc}")
-        bar.update(1)
+        prog.update(1)
     return out
 
 
@@ -273,34 +473,58 @@ class _Chunk:
         return out
 
 
-def _chunks(todo, points, workers: int) -> list:
-    """About eight chunks per worker, so work balances and progress moves."""
-    n = max(1, min(len(todo), 8 * max(1, workers)))
+def _chunks(todo, points, workers: int, per_worker: int = 8) -> list:
+    """About ``per_worker`` chunks per worker (strided, so costs that grow along the points spread evenly),
+    so work balances and progress moves."""
+    n = max(1, min(len(todo), per_worker * max(1, workers)))
     return [[(i, points[i]) for i in todo[k::n]] for k in range(n) if todo[k::n]]
 
 
-def _run_dask(client, call, todo, points, fn, on_error, bar, workers):
+#: seconds between two looks at the futures while none finishes (the progress lines' clock)
+_POLL = 0.2
+
+
+def _run_dask(client, call, todo, points, fn, on_error, prog, workers, per_worker=8):
     from distributed import as_completed
 
-    futures = [client.submit(_Chunk(call), chunk, pure=False) for chunk in _chunks(todo, points, workers)]
+    futures = [client.submit(_Chunk(call), chunk, pure=False)
+               for chunk in _chunks(todo, points, workers, per_worker)]
     out = {}
-    for fut in as_completed(futures):
-        if fut.status == "error":  # the task itself failed (e.g. a worker died more often than allowed)
-            for other in futures:
-                other.cancel()
-            exc = fut.exception()
-            raise SweepError(f"{_name(fn)}: a Dask task failed: {type(exc).__name__}: "
-                             f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
-        for i, r in fut.result():
-            if isinstance(r, _Raised):
-                if on_error == "raise":
-                    for other in futures:
-                        other.cancel()
-                    raise _fail(fn, points[i], r.kind, r.message)
-                r = SweepFailure(points[i], f"{r.kind}: {r.message}")
-            out[i] = r
-            bar.update(1)
+    done = as_completed(futures)
+    while not done.is_empty():
+        batch = done.next_batch(block=False)
+        if not batch:
+            time.sleep(_POLL)
+            prog.tick(inner=lambda: nested_progress(client))
+            continue
+        for fut in batch:
+            if fut.status == "error":  # the task itself failed (e.g. a worker died more often than allowed)
+                for other in futures:
+                    other.cancel()
+                exc = fut.exception()
+                raise SweepError(f"{_name(fn)}: a Dask task failed: {type(exc).__name__}: "
+                                 f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
+            chunk = fut.result()
+            for i, r in chunk:
+                if isinstance(r, _Raised):
+                    if on_error == "raise":
+                        for other in futures:
+                            other.cancel()
+                        raise _fail(fn, points[i], r.kind, r.message)
+                    r = SweepFailure(points[i], f"{r.kind}: {r.message}")
+                out[i] = r
+            prog.update(len(chunk))
     return out
+
+
+def _run_nested(call, todo, points, fn, on_error, prog):
+    """Points of a sweep called inside a Dask task: on that task's cluster, the task seceded meanwhile."""
+    from distributed import worker_client
+
+    with worker_client() as client:
+        workers = len(client.scheduler_info().get("workers", {}))
+        # small chunks: a nested sweep is one long claim's work, its progress lines should move
+        return _run_dask(client, call, todo, points, fn, on_error, prog, workers, per_worker=32), workers
 
 
 class _Call:
@@ -319,12 +543,15 @@ class _Call:
 
 def sweep(fn: Callable[..., Any], points: Sequence[Mapping[str, Any]], *, backend: Optional[str] = None,
           scheduler: Optional[str] = None, cache: bool = True, desc: Optional[str] = None,
-          on_error: str = "raise", stats: Optional[dict] = None, use_cache: bool = True) -> List[Any]:
+          on_error: str = "raise", stats: Optional[dict] = None, use_cache: bool = True,
+          progress: Optional[Callable[[str], None]] = None, unit: str = "points") -> List[Any]:
     """Return ``[fn(**p) for p in points]``, computed on the chosen backend, through the cache.
 
     ``cache=False`` recomputes every point (and refreshes the stored results); ``use_cache=False``
     neither reads nor writes the cache. ``stats``, when given, is filled with backend, scheduler,
-    workers, wall_time, cache_hits, cache_misses and per-point ``seconds``.
+    workers, wall_time, cache_hits, cache_misses and per-point ``seconds``. ``progress`` receives a
+    line at least every :data:`PROGRESS_EVERY` seconds while points compute (see the module docstring),
+    counting ``unit`` (what a point is: "points", "claims", "boxes").
     """
     if on_error not in ("raise", "record"):
         raise SweepError(f"on_error must be 'raise' or 'record', got {on_error!r}")
@@ -343,14 +570,19 @@ def sweep(fn: Callable[..., Any], points: Sequence[Mapping[str, Any]], *, backen
     chosen, address = resolve_backend(backend, scheduler, len(todo))
     call = _Call(fn, version, digest, memorized, fresh=not cache)
     workers = 1
-    with _progress(len(todo), desc or fn.__qualname__) as bar:
+    with _Progress(len(todo), desc or fn.__qualname__, progress, _inside_dask_worker(), unit) as prog:
         if not todo or chosen == "serial":
-            results.update(_run_serial(call, todo, points, fn, on_error, bar))
+            results.update(_run_serial(call, todo, points, fn, on_error, prog))
+        elif chosen == "nested":
+            done, workers = _run_nested(call, todo, points, fn, on_error, prog)
+            results.update(done)
         else:
+            if chosen == "local" and "client" not in _LOCAL and progress:
+                progress(f"{desc or fn.__qualname__}: starting a local Dask cluster")
             client = _local_client() if chosen == "local" else _remote_client(address)
             try:
                 workers = len(client.scheduler_info().get("workers", {}))
-                results.update(_run_dask(client, call, todo, points, fn, on_error, bar, workers))
+                results.update(_run_dask(client, call, todo, points, fn, on_error, prog, workers))
             finally:
                 if chosen == "cluster":
                     client.close()

@@ -7,7 +7,9 @@ settings.register_profile(
     "ci", derandomize=True, max_examples=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", max_examples=50, deadline=None)
+# Neither profile times anything: a deadline or the too_slow health check would fail a test on a loaded
+# machine (issue 34); speed targets live in the benchmarks.
+settings.register_profile("dev", max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Tests compute fresh, in-process, unless a test asks for a backend: a fresh cache directory per session

@@ -30,3 +30,15 @@ def log_a_point(order, sigma, q):
 def worker_pid(x):
     time.sleep(0.05)
     return os.getpid()
+
+
+def inner_sweep_pids(n, delay=0.2):
+    """A point that sweeps itself (like a claim certifying over boxes): the pids that ran its points."""
+    from numerics.sweep import sweep
+
+    return sweep(worker_pid_after, [{"x": i, "delay": delay} for i in range(n)], use_cache=False, desc="inner")
+
+
+def worker_pid_after(x, delay):
+    time.sleep(delay)
+    return os.getpid()

@@ -41,10 +41,7 @@ def test_local_cluster_matches_serial_bit_for_bit(cache_dir, local_two):
 
 
 def test_existing_scheduler_by_address_matches_serial(cache_dir):
-    from distributed import LocalCluster
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=40) as cluster:
+    with sw.start_local_cluster(2) as cluster:
         stats = {}
         got = sw.sweep(f.square_plus, POINTS, scheduler=cluster.scheduler_address, use_cache=False,
                        stats=stats)
@@ -142,3 +139,50 @@ def test_bad_backend_and_on_error():
         sw.sweep(f.square_plus, POINTS, on_error="ignore")
     with pytest.raises(sw.SweepError):
         sw.resolve_backend("cluster", None, 1)
+
+
+def test_slow_cluster_start_warning_never_fails_a_start(monkeypatch):
+    """Issue 34: on a loaded machine Dask warns that creating scratch directories took over 1 s, and
+    ``filterwarnings = error`` turned that into a failed cluster start. Make the warning fire every time:
+    the start must still succeed, and a warning that is not about timing must still be an error."""
+    import warnings
+
+    import distributed.core
+    from distributed.utils import warn_on_duration
+
+    monkeypatch.setattr(distributed.core, "warn_on_duration", lambda duration, msg: warn_on_duration(0, msg))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with sw.start_local_cluster(1) as cluster:
+            assert cluster.scheduler_address
+        with sw.quiet_timing_warnings(), pytest.raises(UserWarning, match="not about timing"):
+            warnings.warn("not about timing", UserWarning)
+
+
+def test_sweep_inside_a_point_shares_the_workers(cache_dir, local_two):
+    """A point that sweeps (a claim certifying over boxes) spreads its points over every worker of the
+    cluster it runs on, instead of computing them alone; results come back in order."""
+    stats = {}
+    (pids,) = sw.sweep(f.inner_sweep_pids, [{"n": 8}], backend="local", use_cache=False, stats=stats)
+    assert stats["workers"] == 2 and len(pids) == 8
+    assert len(set(pids)) == 2, pids
+
+
+def test_progress_lines_name_the_sweep_inside_a_point(cache_dir, local_two, monkeypatch):
+    """While a long point runs, ``progress`` gets lines with the counts of the sweep inside it."""
+    monkeypatch.setattr(sw, "PROGRESS_EVERY", 0.3)
+    lines = []
+    sw.sweep(f.inner_sweep_pids, [{"n": 12, "delay": 0.4}], backend="local", use_cache=False,
+             progress=lines.append, desc="outer", unit="claims")
+    assert lines and all(line.startswith("outer: ") for line in lines)
+    assert any("inside: inner: " in line and "/12 points done" in line for line in lines), lines
+
+
+def test_progress_lines_in_process(cache_dir, monkeypatch):
+    """Serially, the outer sweep's line carries the inner sweep's counts too; silent sweeps stay silent."""
+    monkeypatch.setattr(sw, "PROGRESS_EVERY", 0.1)
+    lines = []
+    sw.sweep(f.inner_sweep_pids, [{"n": 4, "delay": 0.1}] * 2, backend="serial", use_cache=False,
+             progress=lines.append, desc="outer")
+    assert any(line.startswith("outer: ") and "inside: inner: " in line and "left" in line for line in lines), lines
+    assert sw.sweep(f.square_plus, POINTS, backend="serial", use_cache=False) == EXPECTED
