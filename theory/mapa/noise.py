@@ -258,22 +258,6 @@ def _readings(first: Verdict, first_reading: tuple, other: Verdict, other_readin
                  in ((first_reading, first), (other_reading, other)))
 
 
-@claim(id="003.thm-1.k-norm-dp", seed="003", lines="L203-L219",
-       statement="With Delta S = 2G/b and noise drawn from Eq. (6), the t-th iteration of AUDP is epsilon_k(t)-DP (Theorem 1).",
-       recorded="holds-with-correction", result="Theorem 1", role="conclusion", cause=CAUSE_LAPLACE_1D)
-def k_norm_dp() -> Verdict:
-    from theory.mapa.sensitivity import dataset_neighbours_with_replacement
-
-    v = _k_norm_dp_verdict()
-    ds = dataset_neighbours_with_replacement()
-    readings = _readings(v, (VECTOR_READING + "; neighbours are mini-batches differing in one sample (Def. 2)",
-                             VECTOR_LINES + ", L147"),
-                         _radial_verdict(), (RADIAL_READING, RADIAL_LINES))
-    readings += (Reading("neighbours are data sets differing in one sample (Def. 1) and the edge draws its batch with "
-                         "replacement", "L104, L133", ds.status, ds.margin, ds.why),)
-    return dataclasses.replace(v, readings=readings)
-
-
 @claim(id="003.thm-1.radial-reading-not-dp", seed="003", lines="L139-L143, L811",
        statement="The noise whose norm is exponential with mean lambda = Delta S/epsilon (second moment 2 lambda^2, as the convergence analysis uses) gives epsilon-DP.",
        recorded="refuted", result="Theorem 1", role="conclusion", cause=CAUSE_LAPLACE_1D, recheck=recheck_radial)
