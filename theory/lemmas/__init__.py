@@ -4,7 +4,8 @@
   point functions its scans sweep;
 * :mod:`~theory.lemmas.mixture_moments`: the moments it rests on (exact :math:`M_t`, Abadi's bound (14), the
   tail (13), the exact log moment);
-* :mod:`~theory.lemmas.certificates`: their ball-arithmetic margins and the verdict a certificate supports;
+* :mod:`~theory.lemmas.tail_lemma_balls`: their ball-arithmetic margins (numerics only: cached apart);
+* :mod:`~theory.lemmas.certificates`: the certificates over those margins and the verdict a certificate supports;
 * :mod:`~theory.lemmas.gdp`: Dong, Roth and Su's f-DP / GDP results as the papers print them;
 * :mod:`~theory.lemmas.arguments`: argument checks shared by these functions.
 * :mod:`~theory.lemmas.adaptive_gap`: one fixed order of the fixed-size replace-one pair against the adaptive
