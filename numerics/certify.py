@@ -269,5 +269,5 @@ def certify(margin_ref: str, coords: Sequence[Coordinate], *, discrete: Optional
                    max_boxes=max_boxes, max_seconds=max_seconds, min_rel_width=min_rel_width, prec=prec)
               for fixed in combos for box in _initial_boxes(coords, initial_splits)]
     t0 = time.perf_counter()
-    parts = sweep(certify_task, points, desc=f"certify {margin_ref}", **sweep_kwargs)
+    parts = sweep(certify_task, points, desc=f"certify {margin_ref}", unit="boxes", **sweep_kwargs)
     return merge(parts, time.perf_counter() - t0)

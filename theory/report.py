@@ -230,8 +230,12 @@ def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: 
              backend: Optional[str] = None, progress: Optional[Callable[[str], None]] = None
              ) -> Tuple[List[dict], dict]:
     """Evaluate the claims through the sweep runner, in batches per paper; return (entries sorted by id,
-    run facts). ``progress`` receives one line per batch (counts and elapsed time)."""
+    run facts). ``progress`` receives one line per batch (counts and elapsed time), and while a batch runs
+    the sweep runner's lines (at least every ``numerics.sweep.PROGRESS_EVERY`` s: claims done, the boxes
+    of a long claim's certificate, elapsed, an estimate of what is left)."""
     t0 = time.perf_counter()
+    heartbeat = None if progress is None else (
+        lambda line: progress(f"report: {line}; {time.perf_counter() - t0:.0f} s elapsed in all"))
     entries, seconds = [], {}
     run = {"backend": None, "scheduler": scheduler, "workers": None, "cache_hits": 0, "cache_misses": 0}
     groups = _batches(claim_list)
@@ -239,7 +243,7 @@ def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: 
         stats: dict = {}
         results = sweep(evaluate_claim, [{"claim_id": c.id, "source": _source(c)} for c in group],
                         cache=not fresh, scheduler=scheduler, backend=backend, stats=stats,
-                        desc=f"claims {label}", on_error="record")
+                        desc=f"claims {label}", on_error="record", progress=heartbeat, unit="claims")
         batch = [_entry(c, r) for c, r in zip(group, results)]
         for c, r in zip(group, results):
             seconds[c.id] = None if isinstance(r, SweepFailure) else r.get("seconds")
@@ -685,12 +689,17 @@ def _print_progress(line: str) -> None:
 def build(*, fresh: bool = False, scheduler: Optional[str] = None, backend: Optional[str] = None,
           out_dir: Path = REPORT_DIR, progress: Optional[Callable[[str], None]] = None) -> List[dict]:
     """Load, evaluate and write; return the entries (import failures included as error rows)."""
+    t0 = time.perf_counter()
     broken = import_claim_modules()
     claim_list = claims()
+    if progress:
+        progress(f"report: {len(claim_list)} claims loaded in {time.perf_counter() - t0:.1f} s; evaluating")
     entries, run = evaluate(claim_list, fresh=fresh, scheduler=scheduler, backend=backend, progress=progress)
     entries = sorted(entries + [_import_error_entry(m, err) for m, err in broken.items()],
                      key=lambda e: e["id"])
     run["import_errors"] = broken
+    if progress:
+        progress(f"report: writing {_shown(Path(out_dir))}")
     write(entries, run, papers_of(claim_list), out_dir)
     return entries
 
