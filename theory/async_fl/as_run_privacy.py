@@ -169,7 +169,7 @@ _STATEMENT = ("{what}: the client's rounds, accounted as Algorithm 2.1 runs them
 _RESULT_ROLE = {"main-text": {"result": "L220", "role": "conclusion"},
                 **{f"example-{n}": {"result": f"Example {n}", "role": "example"} for n in (1, 3, 4, 5)}}
 
-RECORDED = {"example-1": "open", "example-3": "holds", "example-4": "holds", "example-5": "holds", "main-text": "holds"}
+RECORDED = {"example-1": "holds", "example-3": "holds", "example-4": "holds", "example-5": "holds", "main-text": "holds"}
 
 
 
