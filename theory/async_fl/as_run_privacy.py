@@ -61,8 +61,8 @@ from theory.ledger import Verdict, claim
 
 #: groups of the rounded-up schedule (phases of the upper-bound accounting)
 LEVELS = 4
-#: Example 1 (46,187 rounds at sigma = 3): the accountant stops at its FFT noise floor whatever the grouping; one
-#: group and the coarsest width reach that one-line refusal in about a second instead of forty
+#: Example 1 (46,187 rounds at sigma = 3, delta 6.3e-8): one group (every round at the largest size) and a coarse
+#: width keep the run to about a second; with the FFT rounding bounded (numerics, issue 29) it certifies eps <= 3.4 < 8
 COARSE = {"example-1": {"levels": 1, "rel_width": 0.3}}
 #: the largest real rounds whose exact sizes form the lower-bound sub-schedule
 LOWER_ROUNDS = 8
