@@ -20,10 +20,12 @@ Soundness of what is returned (the same sides as numerics.pld):
   lowers it);
 * circular wrap-around: the window holds all but ``tail`` of the untilted mass on each side (Chernoff,
   as numerics.pld); mass from above the window lands at the bottom, below ``x_floor``, unless it comes
-  from beyond ``x_floor + n h`` (n is twice the window), whose untilted contribution is at most
-  :math:`e^{\lambda n h} P(S \ge x_{floor} + nh) \le \min_{\lambda' > \lambda} e^{\lambda nh + K(\lambda') - \lambda'(x_{floor} + nh)}`
-  (Chernoff with the grid PMFs' log-MGF K), added to the wrap-around allowance; mass from below the window lands at the top with
-  a factor :math:`e^{-\lambda nh} \le 1`, within ``tail``;
+  from beyond ``x_floor + n h`` (n is at least the window, grown until this is below ``tail``), whose
+  untilted contribution after m wraps is at most
+  :math:`e^{\lambda m n h} P(S \ge x_{floor} + mnh) \le e^{\lambda nh + K(\lambda') - \lambda'(x_{floor} + nh)} e^{-(m-1)(\lambda'-\lambda)nh}`
+  for every :math:`\lambda' > \lambda` (Chernoff with the grid PMFs' log-MGF K), summed over m and added to
+  the wrap-around allowance; mass from below the window lands higher with a factor
+  :math:`e^{-\lambda m nh} \le 1`, within ``tail``;
 * rounding, every source bounded (issue 29):
   (i) the tilted masses: each computed entry is :math:`\tilde p_{ij}(1 + \theta_{ij})` with
   :math:`|\theta_{ij}| \le \eta_i = 2u(|\log p_{ij}| + 3|\lambda x_j| + |l_{ij}| + |l_{ij} - \log M_i| + 3)`
@@ -52,10 +54,14 @@ from .precision import PLD_MAX_GRID_POINTS
 
 
 def _contamination(steps, h: float, lam: float, level: float, shift: float) -> float:
-    """Bound on e^{lam shift} P(S >= level): min over lam' > lam of e^{lam shift + K(lam') - lam' level}."""
+    """Bound on sum_{m >= 1} e^{lam m shift} P(S >= level + (m - 1) shift) (what wraps m times around a
+    cyclic window of length ``shift`` onto losses >= level - shift): for every lam' > lam each term is
+    at most e^{lam shift + K(lam') - lam' level} e^{-(m-1)(lam' - lam) shift}, a geometric series."""
     lams = lam * np.geomspace(1.01, 30.0, 60)
     k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
-    return math.exp(min(float(np.min(lam * shift + k - lams * level)), 0.0))
+    with np.errstate(divide="ignore"):
+        log_series = -np.log(-np.expm1(-(lams - lam) * shift))
+    return math.exp(min(float(np.min(lam * shift + k - lams * level + log_series)), 0.0))
 
 
 def chernoff_lambda(steps, h: float, delta: float) -> tuple[float, float]:
@@ -125,11 +131,12 @@ def _tilt_error(step: GridPLD, lp: np.ndarray, log_m: float, lam_x: np.ndarray) 
 def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: float, x_floor: float):
     """(upper, lower) ComposedPLDs (rounding folded in, see module docstring) for delta at losses >= x_floor."""
     lo, hi = window
-    # the FFT length is at least twice the window and is doubled until what can wrap from above onto
-    # the used losses is below ``tail`` (or the budget ends; the allowance then carries the rest)
-    n = scipy.fft.next_fast_len(2 * (hi - lo + 1), real=True)
-    while _contamination(steps, h, lam, x_floor + n * h, n * h) > tail and 2 * n <= PLD_MAX_GRID_POINTS:
-        n = scipy.fft.next_fast_len(2 * n, real=True)
+    # the FFT length is at least the window (what wraps from below lands higher with a factor
+    # e^{-lam n h} <= 1, within ``tail``) and grows by half until what can wrap from above onto the used
+    # losses is below ``tail`` (or the budget ends; the allowance then carries the rest)
+    n = scipy.fft.next_fast_len(hi - lo + 1, real=True)
+    while _contamination(steps, h, lam, x_floor + n * h, n * h) > tail and 3 * n // 2 <= PLD_MAX_GRID_POINTS:
+        n = scipy.fft.next_fast_len(3 * n // 2, real=True)
     if n > PLD_MAX_GRID_POINTS:
         raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}")
     power = SpectralPower(n)
@@ -161,6 +168,9 @@ def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: f
     up_keep = (total[keep] + noise) * scale * up_factor
     low_keep = np.maximum(total[keep] - noise, 0.0) * scale * low_factor
     finite = math.exp(log_survive)
+    if not keep.any():  # the floor is above the window: every finite loss rounds up to its top
+        keep[-1] = True
+        up_keep, low_keep = np.zeros(1), np.zeros(1)
     k_floor = int(np.argmax(keep))
     upper = np.array(up_keep)
     kept = float(low_keep.sum()) * (1.0 + (math.ceil(math.log2(max(n, 2))) + 10) * U)
