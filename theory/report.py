@@ -690,6 +690,8 @@ def build(*, fresh: bool = False, scheduler: Optional[str] = None, backend: Opti
           out_dir: Path = REPORT_DIR, progress: Optional[Callable[[str], None]] = None) -> List[dict]:
     """Load, evaluate and write; return the entries (import failures included as error rows)."""
     t0 = time.perf_counter()
+    if progress:
+        progress("report: loading the claims")
     broken = import_claim_modules()
     claim_list = claims()
     if progress:
