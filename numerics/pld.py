@@ -455,8 +455,8 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     tail = delta * rel_width * 1e-6
     started = time.perf_counter()
 
-    # the rounding bound's share of delta at the lower epsilon (where it is largest)
-    swamped = Swamped(lambda b: rounding_share(b.upper, _eps_lower(b.lower, delta)) > 0.1 * rel_width * delta)
+    # redo a plain composition tilted where its rounding bound swamps the target (eps_swamp_test)
+    swamped = Swamped(eps_swamp_test(delta, rel_width))
 
     def bracket_of(direction, h):
         tilt = {"delta": delta}
@@ -486,8 +486,8 @@ def delta_pld(schedule: Schedule, epsilon: float, *, rel_width: float = PLD_RELA
     directions, h0_scale, max_refinements = _directions(schedule, max_refinements)
     started = time.perf_counter()
 
-    # the rounding bound's share of delta(epsilon) against the target width
-    swamped = Swamped(lambda b: rounding_share(b.upper, epsilon) > 0.1 * rel_width * plain_delta(b.upper, epsilon))
+    # redo a plain composition tilted where its rounding bound swamps the target (delta_swamp_test)
+    swamped = Swamped(delta_swamp_test(epsilon, rel_width))
 
     def bracket_of(direction, h):
         b = _compose_direction(schedule, direction, h, PLD_DELTA_TAIL, {"epsilon": epsilon}, swamped.tilt_only)
@@ -554,6 +554,28 @@ def tradeoff_pld(schedule: Schedule, alphas, *, rel_width: float = PLD_RELATIVE_
                                True))
         ups.append(_beta_from(b.lower, _lower_pmf(b.lower), -_delta_slack(b.lower), alphas, False))
     return np.minimum.reduce(lows), np.minimum.reduce(ups)
+
+
+def eps_swamp_test(delta: float, rel_width: float):
+    """Whether a plain composition (a bracket with ``upper``/``lower``) should be redone tilted for
+    epsilon at ``delta``: its bracket misses ``rel_width`` and the rounding bound's share of delta, at
+    the lower epsilon (where it is largest), exceeds a tenth of the target width."""
+    def test(b) -> bool:
+        low, up = _eps_lower(b.lower, delta), _eps_upper(b.upper, delta)
+        if math.isfinite(up) and up - low <= rel_width * up:
+            return False
+        return rounding_share(b.upper, low) > 0.1 * rel_width * delta
+    return test
+
+
+def delta_swamp_test(epsilon: float, rel_width: float):
+    """As :func:`eps_swamp_test`, for delta at ``epsilon``."""
+    def test(b) -> bool:
+        low, up = _delta_lower(b.lower, epsilon), _delta_upper(b.upper, epsilon)
+        if up - low <= rel_width * up:
+            return False
+        return rounding_share(b.upper, epsilon) > 0.1 * rel_width * plain_delta(b.upper, epsilon)
+    return test
 
 
 class Swamped:

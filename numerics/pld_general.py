@@ -183,9 +183,8 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
 
     seen: dict = {}
 
-    # the rounding bound's share of delta, at the lower epsilon (where it is largest)
-    swamped = pld.Swamped(lambda b: pld.rounding_share(b.upper, pld._eps_lower(b.lower, delta))
-                          > 0.1 * rel_width * delta)
+    # redo a plain composition tilted where its rounding bound swamps the target (pld.eps_swamp_test)
+    swamped = pld.Swamped(pld.eps_swamp_test(delta, rel_width))
 
     def bracket_of(order, h):
         b = _compose_order(orders[order], _snap(orders[order], h), tail, {"delta": delta}, swamped)
@@ -225,9 +224,8 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
     started = time.perf_counter()
     seen: dict = {}
 
-    # the rounding bound's share of delta(epsilon) against the target width
-    swamped = pld.Swamped(lambda b: pld.rounding_share(b.upper, epsilon)
-                          > 0.1 * rel_width * pld.plain_delta(b.upper, epsilon))
+    # redo a plain composition tilted where its rounding bound swamps the target (pld.delta_swamp_test)
+    swamped = pld.Swamped(pld.delta_swamp_test(epsilon, rel_width))
 
     def bracket_of(order, h):
         # every side carries its proven rounding bound (pld._delta_lower/_delta_upper); where that bound

@@ -53,12 +53,18 @@ from .pld_compose import AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _mo
 from .precision import PLD_MAX_GRID_POINTS
 
 
-def _contamination(steps, h: float, lam: float, level: float, shift: float) -> float:
+def _contamination_lams(steps, h: float, lam: float):
+    """(lam' grid above lam, K(lam') summed over the steps): computed once per composition."""
+    lams = lam * np.geomspace(1.01, 30.0, 60)
+    return lams, sum(t * _log_mgf(s, h, lams) for s, t in steps)
+
+
+def _contamination(lam: float, lams_k, level: float, shift: float) -> float:
     """Bound on sum_{m >= 1} e^{lam m shift} P(S >= level + (m - 1) shift) (what wraps m times around a
     cyclic window of length ``shift`` onto losses >= level - shift): for every lam' > lam each term is
-    at most e^{lam shift + K(lam') - lam' level} e^{-(m-1)(lam' - lam) shift}, a geometric series."""
-    lams = lam * np.geomspace(1.01, 30.0, 60)
-    k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
+    at most e^{lam shift + K(lam') - lam' level} e^{-(m-1)(lam' - lam) shift}, a geometric series;
+    ``lams_k`` = :func:`_contamination_lams`."""
+    lams, k = lams_k
     with np.errstate(divide="ignore"):
         log_series = -np.log(-np.expm1(-(lams - lam) * shift))
     return math.exp(min(float(np.min(lam * shift + k - lams * level + log_series)), 0.0))
@@ -135,7 +141,8 @@ def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: f
     # e^{-lam n h} <= 1, within ``tail``) and grows by half until what can wrap from above onto the used
     # losses is below ``tail`` (or the budget ends; the allowance then carries the rest)
     n = scipy.fft.next_fast_len(hi - lo + 1, real=True)
-    while _contamination(steps, h, lam, x_floor + n * h, n * h) > tail and 3 * n // 2 <= PLD_MAX_GRID_POINTS:
+    lams_k = _contamination_lams(steps, h, lam)
+    while _contamination(lam, lams_k, x_floor + n * h, n * h) > tail and 3 * n // 2 <= PLD_MAX_GRID_POINTS:
         n = scipy.fft.next_fast_len(3 * n // 2, real=True)
     if n > PLD_MAX_GRID_POINTS:
         raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}")
@@ -175,7 +182,7 @@ def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: f
     upper = np.array(up_keep)
     kept = float(low_keep.sum()) * (1.0 + (math.ceil(math.log2(max(n, 2))) + 10) * U)
     upper[0] += max(finite - kept, 0.0)
-    contamination = _contamination(steps, h, lam, x_floor + n * h, n * h)
+    contamination = _contamination(lam, lams_k, x_floor + n * h, n * h)
     wrap = 2.0 * tail + contamination
     inf_mass = -math.expm1(log_survive)
     k0 = lo + k_floor
