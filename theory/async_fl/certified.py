@@ -113,7 +113,7 @@ def check_lemma_d1_conclusion() -> Verdict:
                             f"every admissible q (Arb boxes); corrected: sigma in [{D1_SIGMA_CORRECTED}, {sc['sigma_max']}] covered")
     if v.status != "refuted":
         return dataclasses.replace(v, arithmetic=("arb", "mpmath"))
-    from theory.async_fl.privacy import lemma_d1_readings
+    from theory.async_fl.privacy import d1_effect, lemma_d1_readings
 
     ce = v.counterexample
     why = (f"Arb boxes find a point of the lemma's hypothesis region where alpha(lam) exceeds the bound: lam = {ce['lam']}, "
@@ -121,7 +121,7 @@ def check_lemma_d1_conclusion() -> Verdict:
            f"over q^2 tends to lam(lam+1)/sigma^2 and alpha/q^2 to lam(lam+1)(e^(1/sigma^2) - 1)/2, which is larger for "
            f"sigma < {1 / math.sqrt(root):.6f}; seed 002 states the lemma with sigma >= 216/215. With sigma >= "
            f"{D1_SIGMA_CORRECTED} added the bound is certified on the whole region ({fixed.status}, {fixed.boxes} boxes, "
-           f"smallest margin {fixed.min_margin:.3g}); every theorem of the paper assumes sigma >= 1.137 (L196).")
+           f"smallest margin {fixed.min_margin:.3g}). " + d1_effect())
     readings = lemma_d1_readings("refuted", v.margin, why, "holds" if fixed.status == "certified" else "open",
                                  fixed.min_margin, f"certified on sigma in [{D1_SIGMA_CORRECTED}, {sc['sigma_max']}]: "
                                                    f"{fixed.status}, smallest margin {fixed.min_margin:.3g}")

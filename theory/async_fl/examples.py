@@ -382,8 +382,10 @@ def _explain(n: int, row: dict) -> str:
                 f"for {int(v['rounds_constant'])} rounds at the example's (epsilon, delta), sqrt(2 ln(1/delta)/epsilon) = "
                 f"{row['ours']:.4g}, not {row['printed']}.")
     if name == "noise_increasing_T":
+        prev = [k for k in ("T_iter1", "T") if k in v and int(v[k]) == int(row["printed"])]
         return (f"The aggregated noise multiplies sigma by sqrt({row['printed']}) though the example's T is {row['ours']:.0f} "
-                f"(and the sequence needs {hypotheses(n)['rounds_real']} rounds).")
+                f"(and the sequence needs {hypotheses(n)['rounds_real']} rounds)"
+                + (f"; {row['printed']} is the T of an earlier iterate ({prev[0]})." if prev else "."))
     if name == "rounds_increasing":
         return f"The comparison counts {row['printed']} rounds where the example's own T is {row['ours']:.0f}."
     if name == "sigma_constant":
