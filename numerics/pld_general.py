@@ -152,8 +152,8 @@ def _best_seen(seen: dict, orders, exc, make):
     if set(seen) != set(orders):
         raise exc
     low, up = max(v[0] for v in seen.values()), max(v[1] for v in seen.values())
-    if not (math.isfinite(up) and low <= up):
-        raise exc
+    if not (math.isfinite(up) and low <= up) or any(v[0] > v[1] for v in seen.values()):
+        raise exc  # a crossing across grids, in any order, is a defect too: never reported
     b = make(low, up)
     b.details["note"] = f"{exc}; reported: the best certified bracket reached"
     b.details["orders"] = {d: {"lower": v[0], "upper": v[1]} for d, v in seen.items()}
