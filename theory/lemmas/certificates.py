@@ -104,15 +104,21 @@ def _certificate_evidence(cert: Certificate, region: dict, note: str) -> dict:
             "open_boxes_left": cert.open_boxes[:OPEN_BOXES_SHOWN], "note": note}
 
 
+#: what every certificate computes with: Arb balls (python-flint), floats only to choose the boxes
+ARITHMETIC = ("arb",)
+
+
 def certificate_verdict(cert: Certificate, region: dict, note: str, counterexample=None) -> Verdict:
     """The verdict a certificate supports: holds (certified region), refuted (a certainly negative ball), open."""
     ev = _certificate_evidence(cert, region, note)
     if cert.status == "certified":
-        return Verdict("holds", "rigorous", margin=cert.min_margin, evidence=ev)
+        return Verdict("holds", "rigorous", margin=cert.min_margin, evidence=ev, arithmetic=ARITHMETIC)
     if cert.status == "refuted":
         return Verdict("refuted", "rigorous", margin=cert.counterexample.get("margin_upper"), evidence=ev,
-                       counterexample=counterexample or cert.counterexample)
-    return Verdict("open", "rigorous", margin=cert.min_margin, evidence=ev,
+                       counterexample=counterexample or cert.counterexample, arithmetic=ARITHMETIC,
+                       why=f"a ball of the region whose margin is certainly negative (upper end "
+                           f"{cert.counterexample.get('margin_upper')}) violates the statement there")
+    return Verdict("open", "rigorous", margin=cert.min_margin, evidence=ev, arithmetic=ARITHMETIC,
                    reason=f"budget ran out with {len(cert.open_boxes)} boxes left (listed under open_boxes_left)")
 
 
