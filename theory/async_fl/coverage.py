@@ -29,7 +29,7 @@ from numerics.errors import InvalidParameter, check_sigma, check_steps
 from numerics.precision import MP_DPS
 from numerics.rdp import log_a
 from theory.async_fl.paper_values import EXAMPLES, PRINTED
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 from theory.lemmas import tail_lemma
 
 
@@ -115,7 +115,19 @@ def sensitivity_of_round(grad: Callable, *, xi_added, xi_other, s: int, eta, C, 
 SAMPLING_POINT = {"s": 32, "N": 10 ** 4, "sigma": 3, "lam": 9}
 
 
-@claim(id="000.coverage.sampling", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L836, L838-L854, L862",
+def recheck_sampling(cx: dict) -> float:
+    """Lemma D.1's hypotheses at (s/N, sigma, lam) with r0 = sigma s/N, then the lemma's bound minus the exact log
+    moment of the with-replacement instance (a lower bound on the round's alpha(lam))."""
+    s, N, sigma, lam = int(cx["s"]), int(cx["N"]), cx["sigma"], int(cx["lam"])
+    q = mpmath.mpf(s) / N
+    r0 = q * sigma
+    u0, u1 = tail_lemma.tightest_u(lam, sigma, r0)
+    if not tail_lemma.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1, variant="000")["all"]:
+        raise HypothesisFails("Lemma D.1's hypotheses fail at the point")
+    return float(tail_lemma.lemma_b3_bound(lam, sigma, q, r0, u0, u1) - with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s))
+
+
+@claim(id="000.coverage.sampling", seed="000", recheck=recheck_sampling, result="Theorem 3.1", role="hypothesis", lines="L94, L836, L838-L854, L862",
        statement="Lemma D.1's bound, derived for a sample present with probability q = s/N, bounds the log moment of a round of Algorithm 2.1, which draws s samples uniformly with replacement.",
        recorded="refuted")
 def sampling() -> Verdict:

@@ -260,7 +260,35 @@ def _d1_where(p):
     return {"lam": int(p["lam"]), "sigma": float(p["sigma"]), "q": float(p["q"]), "r0": float(p["r0"])}
 
 
-@claim(id="000.lemma-D1.conclusion", seed="000", result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
+def _d1_hypotheses_or_fail(cx: dict) -> None:
+    lam, sigma, q, r0 = int(cx["lam"]), float(cx["sigma"]), float(cx["q"]), float(cx["r0"])
+    if sigma <= r0 or not tl.lemma_b3_hypotheses(lam, sigma, q, r0, *tl.tail_u(lam, sigma, r0), variant="000")["all"]:
+        raise HypothesisFails(f"Lemma D.1's hypotheses (seed 000, L840-848) fail at {cx}")
+
+
+def recheck_d1_conclusion(cx: dict) -> float:
+    """Hypotheses of Lemma D.1 as seed 000 states them, then 1 - exact alpha(lam)/bound (theory.lemmas.tail_lemma)."""
+    _d1_hypotheses_or_fail(cx)
+    return 1 - tl.conclusion_point(int(cx["lam"]), float(cx["sigma"]), float(cx["q"]), float(cx["r0"]))["ratio"]
+
+
+def recheck_d1_geometric(cx: dict) -> float:
+    """Hypotheses as stated, then -(log of the tail terms over their geometric bound), the larger of x and y."""
+    _d1_hypotheses_or_fail(cx)
+    g = tl.geometric_point(int(cx["lam"]), float(cx["sigma"]), float(cx["q"]), float(cx["r0"]))
+    return -max(g["log_ratio_x"], g["log_ratio_y"])
+
+
+def recheck_d1_proof_assumption(cx: dict) -> float:
+    """lam within the statement's range (L842), then the relative slack of the proof's assumption (L895)."""
+    lam, sigma, q = int(cx["lam"]), mpmath.mpf(cx["sigma"]), mpmath.mpf(cx["q"])
+    with mpmath.workdps(MP_DPS):
+        if lam > sigma ** 2 * mpmath.log(1 / (q * sigma)):
+            raise HypothesisFails("lam outside the statement's range lam <= sigma^2 ln(1/(q sigma))")
+        return float((mpmath.log(1 / (q * lam)) - lam / sigma ** 2) / (lam / sigma ** 2))
+
+
+@claim(id="000.lemma-D1.conclusion", seed="000", recheck=recheck_d1_conclusion, result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
        statement="Under Lemma D.1's hypotheses (no sigma >= 216/215), alpha_i(lam) <= s^2 lam(lam+1)/(N(N-s)sigma^2) + (r/r0) s^3 lam^2(lam+1)/(N(N-s)^2 sigma^3).",
        recorded="refuted")
 def d1_conclusion() -> Verdict:
@@ -321,7 +349,7 @@ def lemma_d1_readings(status, margin, why, status_216, margin_216, why_216) -> t
                     wr.status, wr.margin, wr.why or wr.reason))
 
 
-@claim(id="000.lemma-D1.geometric-series", seed="000", result="Lemma D.1", role="proof-step", lines="L903-913",
+@claim(id="000.lemma-D1.geometric-series", seed="000", recheck=recheck_d1_geometric, result="Lemma D.1", role="proof-step", lines="L903-913",
        statement="The binomial tail is at most the t = 3 terms of (13) times 1/(1-u0) and 1/(1-u1) (geometric series with ratio U0, U1).",
        recorded="refuted")
 def d1_geometric() -> Verdict:
@@ -346,7 +374,7 @@ def d1_geometric() -> Verdict:
     return Verdict("holds", "numeric", -max(worst["log_ratio_x"], worst["log_ratio_y"]), ev, arithmetic=("mpmath",))
 
 
-@claim(id="000.lemma-D1.proof-assumption", seed="000", result="Lemma D.1", role="proof-step", lines="L842, L895",
+@claim(id="000.lemma-D1.proof-assumption", seed="000", recheck=recheck_d1_proof_assumption, result="Lemma D.1", role="proof-step", lines="L842, L895",
        statement="The proof's assumption lam/sigma^2 <= ln(1/(q lam)) follows from the statement's hypothesis lam <= sigma^2 ln(1/(q sigma)).",
        recorded="refuted", version="2")
 def d1_proof_assumption() -> Verdict:

@@ -21,7 +21,7 @@ from numerics.errors import InvalidParameter, check_sigma
 from numerics.precision import MP_DPS
 from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import PRINTED
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim
 
 #: iterations after which a non-converged r_0 iteration is reported, not silently returned.
 MAX_ITERATIONS = 500
@@ -97,7 +97,24 @@ def _first_iterates(sigma, p, n: int) -> list:
         return list(itertools.islice(_iterates(sigma, p), n))
 
 
-@claim(id="000.r0.printed-values", seed="000", result="Theorem D.3", role="printed-value", lines="L1338, L1474, L1702",
+def recheck_printed_values(cx: dict) -> float:
+    """The fixed point of the L1330 iteration at (sigma, p) against the printed digits: 0 when it rounds to them, else
+    -|computed - printed|/computed."""
+    if cx["sigma"] < PRINTED["sigma_threshold_r0"].value:
+        raise HypothesisFails("the iteration is stated for sigma >= 1.137")
+    value, _ = r0_iteration(cx["sigma"], cx["p"])
+    return 0.0 if agrees_with_printed(float(value), cx["r0_printed"]) else -abs(float(value) - float(cx["r0_printed"])) / float(value)
+
+
+def recheck_closed_forms_gamma(cx: dict) -> float:
+    """B at r0(sigma) (gamma-free fixed point) and gamma against B's closed form: B/closed - 1 (0 when they agree)."""
+    if not (cx["sigma"] >= PRINTED["sigma_threshold_r0"].value and cx["gamma"] > 0):
+        raise HypothesisFails("needs sigma >= 1.137 and gamma = m/T > 0")
+    b, _ = b_at_r0(cx["p"], cx["sigma"], cx["gamma"])
+    return float(b / b_closed_form(mpmath.mpf(cx["p"])) - 1)
+
+
+@claim(id="000.r0.printed-values", seed="000", recheck=recheck_printed_values, result="Theorem D.3", role="printed-value", lines="L1338, L1474, L1702",
        statement="The iteration gives r0(3)=0.0110, r0(5)=0.0202 and r0(8)=0.0247 for p=1.",
        recorded="refuted")
 def printed_values() -> Verdict:
@@ -243,7 +260,7 @@ def closed_forms() -> Verdict:
                    why=f"log(B/closed form) = {diff_b}")
 
 
-@claim(id="000.r0.closed-forms-gamma", seed="000", result="Theorem 3.2", role="constant", lines="L196-198, L1092-1093, L1328-1330",
+@claim(id="000.r0.closed-forms-gamma", seed="000", recheck=recheck_closed_forms_gamma, result="Theorem 3.2", role="constant", lines="L196-198, L1092-1093, L1328-1330",
        statement="For r0 = r0(sigma) (a function of sigma only) B equals its closed form independently of gamma = m/T and A = B(1+gamma)^((3+4p)(1+p)/(1+2p)).",
        recorded="refuted")
 def closed_forms_gamma() -> Verdict:

@@ -38,7 +38,7 @@ import sympy as sp
 from numerics.errors import InvalidParameter, check_steps
 from numerics.precision import MP_DPS
 from theory.async_fl.paper_values import EXAMPLE3_PRINTED, EXPERIMENT_PRINTED, L733_PRINTED, TABLE3_PRINTED
-from theory.ledger import Verdict, claim
+from theory.ledger import HypothesisFails, Verdict, claim
 from theory.printed import plain
 
 #: a transcendental term closer than this to an integer is ambiguous at MP_DPS digits.
@@ -485,7 +485,15 @@ def smallest_offset_for_s0(s0: int, d: int, *, m_hi: int = 10 ** 7) -> int:
     return lo
 
 
-@claim(id="000.sequences.c22-s0-of-m", seed="000", result="Theorem C.2.2", role="printed-value", lines="L733",
+def recheck_c22_s0(cx: dict) -> float:
+    """The C.2.2 sequence's first size at the printed offset m = 2(d+1)*1450 minus the printed s_0 = 50."""
+    d, m = int(cx["d"]), int(cx["m"])
+    if m != 2 * (d + 1) * int(L733_PRINTED["m_over_2d_plus_2"].text):
+        raise HypothesisFails("m is not the printed offset 2(d+1)*1450")
+    return float(c22_sequence(m, d, 1)[0] - int(L733_PRINTED["s0"].text))
+
+
+@claim(id="000.sequences.c22-s0-of-m", seed="000", recheck=recheck_c22_s0, result="Theorem C.2.2", role="printed-value", lines="L733",
        statement="In the C.2.2 sequence, s_0 = 50 corresponds to m = 2(d+1)*1450.",
        recorded="refuted")
 def c22_s0_of_m() -> Verdict:
