@@ -82,7 +82,17 @@ def certify_sqrt_bound(**kwargs) -> Certificate:
     return certify(f"{__name__}:sqrt_bound_margin", coords, **kwargs)
 
 
-@claim(id="000.lemma-D1.conclusion.certified", seed="000", result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
+def recheck_d1_certified(cx: dict) -> float:
+    """The certifier's point, re-evaluated by the pointwise route (theory.lemmas.tail_lemma, mpmath), not by Arb."""
+    from theory.async_fl.privacy import recheck_d1_conclusion
+
+    # the certifier's point has r0 = q sigma exactly; as decimal strings and floats the equality q <= r0/sigma can
+    # round the wrong way, so r0 is nudged up by 1e-12 (relative): the hypothesis holds, the margin moves by ~1e-12
+    q, sigma = float(cx["q"]), float(cx["sigma"])
+    return recheck_d1_conclusion({**cx, "r0": max(float(cx["r0"]), q * sigma * (1 + 1e-12))})
+
+
+@claim(id="000.lemma-D1.conclusion.certified", seed="000", recheck=recheck_d1_certified, result="Lemma D.1", role="conclusion", cause="000-lemma-D1-drops-sigma-lower-bound", lines="L838-852",
        statement="Lemma D.1 as seed 000 states it (no sigma >= 216/215): alpha(lam) <= s^2 lam(lam+1)/(N(N-s) sigma^2) "
                  "+ (r/r0) s^3 lam^2(lam+1)/(N(N-s)^2 sigma^3) on its hypothesis region (searched for sigma in [1/2, 216/215]).",
        recorded="refuted")
@@ -109,6 +119,8 @@ def check_lemma_d1_conclusion() -> Verdict:
                                "region": dict(region, sigma=[D1_SIGMA_CORRECTED, sc["sigma_max"]]), "boxes": fixed.boxes,
                                "open_boxes_left": fixed.open_boxes[:OPEN_BOXES_SHOWN],
                                "min_certified_margin": fixed.min_margin}
+    v.evidence["margin_unit"] = ("sigma^2 (bound - alpha(lam))/q^2 at the certifier's point (theory.lemmas.tail_lemma_balls."
+                                 "lemma_b3_margin); the recheck reports 1 - alpha/bound there")
     v.evidence["domain"] = (f"searched: lam in [1, {sc['d1_lam_max']}], sigma in [{SIGMA_MIN_000}, {float(tc.SIGMA_MIN_002):.6g}], "
                             f"every admissible q (Arb boxes); corrected: sigma in [{D1_SIGMA_CORRECTED}, {sc['sigma_max']}] covered")
     if v.status != "refuted":
