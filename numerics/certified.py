@@ -20,7 +20,8 @@ def certified_epsilon(schedule: Schedule, delta: float, *, rel_width: float = PL
     """Certified ``[epsilon_lower, epsilon_upper]`` of ``schedule`` at ``delta``.
 
     Keys: ``epsilon_lower``, ``epsilon_upper``, ``delta``, ``method`` (``"pld"`` or, after a fallback,
-    ``"rdp"``), ``certified`` (the accountant's own flag: both bounds are sound).
+    ``"rdp"``), ``certified`` (the accountant's own flag: both bounds are sound; docs/certified.md lists
+    which step of the computation each rounding bound covers, and the one that is not enclosed).
     """
     from .pld import AccuracyNotReached, epsilon_pld
 
