@@ -28,7 +28,7 @@ from numerics.sweep import sweep, versioned
 from theory.async_fl import privacy as pv
 from theory.async_fl.paper_values import EXAMPLES, PRINTED
 from theory.async_fl.r0_sigma import b_closed_form
-from theory.ledger import Reading, Verdict, agrees_with_printed, claim, printed_tolerance
+from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed, claim, printed_tolerance
 from theory.printed import text_of
 
 #: printed quantities that compare schedules (rounds, noise) rather than run the selection procedure.
@@ -404,6 +404,40 @@ def _comparison_keys(n):
     return [k for k in EXAMPLES[n]["printed"] if k in COMPARISON_KEYS]
 
 
+def _brute_rounds(n: int) -> int:
+    """Rounds of example n's final sequence counted one by one: s_i = ceil(N_c q (i+m)^p) in mpmath until sum >= K
+    (an independent count of :func:`rounds_needed`, which bisects a float cumulative sum)."""
+    rep = replay(n)
+    x, f = rep["inputs"], rep["final"]
+    with mpmath.workdps(MP_DPS):
+        k, total, i = x["epochs"] * x["n_c"], 0, 0
+        while total < k:
+            total += int(mpmath.ceil(x["n_c"] * f["q"] * (i + f["m"]) ** x["p"] - mpmath.mpf(10) ** -9))
+            i += 1
+    return i
+
+
+def recheck_rounds(cx: dict) -> float:
+    """The printed T against the rounds counted one by one: -|T_real - T_printed|/T_printed (0 when equal)."""
+    if cx.get("example") not in EXAMPLES:
+        raise HypothesisFails("the counterexample names no example")
+    t = _brute_rounds(cx["example"])
+    return -abs(t - cx["T_printed"]) / cx["T_printed"]
+
+
+def recheck_hypotheses(cx: dict) -> float:
+    """gamma = m/T_paper against m over the rounds counted one by one (L1069: gamma >= m/T), relative; when gamma
+    passes, the r0 slack (r0 - sigma s_max/N_c)/r0."""
+    if cx.get("example") not in EXAMPLES:
+        raise HypothesisFails("the counterexample names no example")
+    n = cx["example"]
+    f = replay(n)["final"]
+    gamma_used, gamma_real = float(f["m_over_T"]), float(f["m"]) / max(_brute_rounds(n), hypotheses(n)["rounds_theorem_convention"])
+    if gamma_used < gamma_real:
+        return (gamma_used - gamma_real) / gamma_real
+    return (cx["r0"] - cx["q_max_sigma"]) / cx["r0"]
+
+
 def _hypotheses_verdict(n: int) -> Verdict:
     h = hypotheses(n)
     failed = [k for k, ok in h["checks"].items() if not ok]
@@ -434,7 +468,7 @@ def _hypotheses_verdict(n: int) -> Verdict:
                             ((h["r0"] - h["q_max_sigma"]) / h["r0"] if "q_max_le_r0_over_sigma" in rest else -1.0) if rest
                             else 0.0, f"failing: {rest}" if rest else "every hypothesis holds"))
         return Verdict("refuted", "numeric", margin, h, why=why, readings=readings, arithmetic=("mpmath", "float"),
-                       counterexample={"failed": failed, "s_max": h["s_max"], "q_max_sigma": h["q_max_sigma"], "r0": h["r0"],
+                       counterexample={"example": n, "failed": failed, "s_max": h["s_max"], "q_max_sigma": h["q_max_sigma"], "r0": h["r0"],
                                        "gamma_used": h["gamma_used"], "m_over_T_real": h["gamma_real"]})
     return Verdict("holds", "numeric", margin, h, arithmetic=("mpmath", "float"))
 
@@ -461,7 +495,7 @@ def _rounds_verdict(n: int, printed_key: str) -> Verdict:
               Reading("Theorem D.3's count: smallest T with sum_{i=1}^T q (i+m)^p >= K/N_c (real-valued)", "L1067",
                       "holds" if t_th == int(text) else "refuted", -abs(t_th - int(text)) / int(text), f"{t_th} rounds"))
         return Verdict("refuted", "numeric", margin, ev, why=why, readings=rd, arithmetic=("mpmath", "float"),
-                       counterexample={"T_printed": int(text), "T_real": h["rounds_real"]})
+                       counterexample={"example": n, "T_printed": int(text), "T_real": h["rounds_real"]})
     return Verdict("holds", "numeric", 0.0, ev, arithmetic=("mpmath", "float"))
 
 
@@ -480,11 +514,11 @@ def _register(n: int, constants_status: str, comparison_status: str, hyp_status:
               recorded=comparison_status)(lambda n=n: _constants_verdict(
                   n, _comparison_keys(n), sigma_constant_rows(n),
                   readings=_baseline_readings if n in SIGMA_CONSTANT_CHOSEN else None))
-    claim(id=f"000.example-{n}.hypotheses", seed="000", lines=lines, result=f"Example {n}", role="example",
+    claim(id=f"000.example-{n}.hypotheses", seed="000", lines=lines, result=f"Example {n}", role="example", recheck=recheck_hypotheses,
           cause=T_FROM_UPPER_BOUND,
           statement=f"Example {n}: the final sequence satisfies Theorem D.3's hypotheses (sigma >= 1.137, r0 <= 1/e, u0, u1 < 1, q_i <= r0/sigma, gamma >= m/T).",
           recorded=hyp_status)(lambda n=n: _hypotheses_verdict(n))
-    claim(id=f"000.example-{n}.rounds", seed="000", lines=lines, result=f"Example {n}", role="example",
+    claim(id=f"000.example-{n}.rounds", seed="000", lines=lines, result=f"Example {n}", role="example", recheck=recheck_rounds,
           cause=T_FROM_UPPER_BOUND,
           statement=f"Example {n}: the final sequence reaches K after the printed number of rounds ({rounds_key}).",
           recorded=rounds_status)(lambda n=n, key=rounds_key: _rounds_verdict(n, key))

@@ -20,7 +20,27 @@ from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed
 CONVERGED_REL_TOL = 0.01
 
 
-@claim(id="000.fig1b.slope-L234", seed="000", result="Fig 1", role="printed-value", lines="L234, L220, L1682, L1967",
+def recheck_slope(cx: dict) -> float:
+    """1.348 against Example 3's N_c q: 0 when it rounds to the printed digits, else -|1.348 - N_c q|/(N_c q)."""
+    printed, ours = cx["printed_L234"], float(cx["example3_N_c_q"])
+    return 0.0 if agrees_with_printed(ours, printed) else -abs(float(printed) - ours) / ours
+
+
+def recheck_table1(cx: dict) -> float:
+    """Table 1's convex client count against the count of the convex experiment named: -|clients - table|/table."""
+    return -abs(int(cx["clients"]) - int(cx["table_1"])) / int(cx["table_1"])
+
+
+def recheck_summation(cx: dict) -> float:
+    """The three printed round counts recomputed at the counterexample's sequence: -(max T - min T)/max T."""
+    if not (cx["q"] > 0 and cx["m"] > 0 and cx["N_c"] > 0):
+        raise HypothesisFails("needs q, m, N_c > 0")
+    args = (cx["q"], cx["m"], cx["p"], cx["N_c"], cx["K"])
+    t = (_rounds(*args, 0, True), _rounds(*args, 1, True), _rounds(*args, 0, False))
+    return -(max(t) - min(t)) / max(t)
+
+
+@claim(id="000.fig1b.slope-L234", seed="000", recheck=recheck_slope, result="Fig 1", role="printed-value", lines="L234, L220, L1682, L1967",
        statement="Figure 1b's sequence s_{i,c} = 16 + ceil(1.348 i) (L234) is the main-text/Example 3 sequence "
                  "16 + ceil(1.322 i) (L220, L1682, L1967) to the printed digits.",
        recorded="refuted")
@@ -81,7 +101,7 @@ def _rounds(q, m, p, n_c, k, first: int, inclusive: bool) -> int:
         t += 1
 
 
-@claim(id="000.text.summation-ranges", seed="000", result="Theorem D.3", role="definition", lines="L158, L216, L1067, L1500",
+@claim(id="000.text.summation-ranges", seed="000", recheck=recheck_summation, result="Theorem D.3", role="definition", lines="L158, L216, L1067, L1500",
        statement="The printed definitions of the number of rounds T, K = sum_{j=0}^{T} s_j (L158), "
                  "K/N_c = sum_{i=0..T} q_i (L216, L1500), K/N_c = sum_{i=1}^{T} q_i (L1067) and the algorithm's rounds "
                  "i = 0..T-1, give the same T.",
@@ -152,7 +172,7 @@ def check_l1782_converged() -> Verdict:
     return Verdict("refuted", "numeric", min(margin, -abs(margin)), ev, counterexample=ev)
 
 
-@claim(id="000.table-1.client-counts", seed="000", result="Table 1", role="printed-value", lines="L1832-1836, L1941, L1947",
+@claim(id="000.table-1.client-counts", seed="000", recheck=recheck_table1, result="Table 1", role="printed-value", lines="L1832-1836, L1941, L1947",
        statement="Table 1's client counts (5 strongly convex, 5 plain convex, 4 non-convex) are those of the "
                  "convex experiments of Appendix E.",
        recorded="refuted")

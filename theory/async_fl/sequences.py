@@ -445,7 +445,23 @@ def c22_property_2(rounds: int = C22_ROUNDS) -> Verdict:
     return Verdict("holds", "sampled", margin=float(worst[0]), evidence=evidence)
 
 
-@claim(id="000.sequences.c22-domain", seed="000", result="Theorem C.2.2", role="definition", lines="L764, L440",
+def recheck_c22_domain(cx: dict) -> float:
+    """The first logarithm's argument (m+1)/(2(d+1)) at the counterexample: -1 when it is <= 1 (s_0 undefined or
+    not positive), else 0."""
+    m, d = int(cx["m"]), int(cx["d"])
+    if m < 0 or d < 0:
+        raise HypothesisFails("L440 admits m >= 0, d >= 0")
+    return -1.0 if Fraction(m + 1, 2 * (d + 1)) <= 1 else 0.0
+
+
+def recheck_i_over_ln_i(cx: dict) -> float:
+    """ln(i) at the counterexample's round: -1 when it is 0 (s_i divides by zero), else 0."""
+    if int(cx["i"]) < 0:
+        raise HypothesisFails("rounds are counted from 0")
+    return -1.0 if sp.log(sp.Integer(int(cx["i"]))) == 0 else 0.0
+
+
+@claim(id="000.sequences.c22-domain", seed="000", recheck=recheck_c22_domain, result="Theorem C.2.2", role="definition", lines="L764, L440",
        statement="The C.2.2 sequence is a positive sample-size sequence for every integer offset m >= 0.",
        recorded="refuted")
 def c22_domain() -> Verdict:
@@ -655,7 +671,7 @@ def omega_derivative() -> Verdict:
                    counterexample=None if ok else {"ratio": str(diff)})
 
 
-@claim(id="000.sequences.i-over-ln-i-domain", seed="000", result="Fig 3", role="typo", lines="L1883-L1893",
+@claim(id="000.sequences.i-over-ln-i-domain", seed="000", recheck=recheck_i_over_ln_i, result="Fig 3", role="typo", lines="L1883-L1893",
        statement="The O(i/ln i) method s_i = a i/ln(i) + b defines a sample size for every round i = 0, 1, 2, ...",
        recorded="refuted")
 def i_over_ln_i_domain() -> Verdict:
