@@ -201,3 +201,35 @@ def test_progress_lines_in_process(cache_dir, monkeypatch):
              progress=lines.append, desc="outer")
     assert any(line.startswith("outer: ") and "inside: inner: " in line and "left" in line for line in lines), lines
     assert sw.sweep(f.square_plus, POINTS, backend="serial", use_cache=False) == EXPECTED
+
+
+def _closure(module: str) -> set:
+    seen, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(sw._imported_own_modules(name))
+    return seen
+
+
+def test_certificate_boxes_are_keyed_without_the_ledger(monkeypatch):
+    """Issue 34: a certificate's boxes are cached under the certifier's and the margins' own sources, so an
+    edit to theory/ledger.py or to a claim's metadata recomputes verdicts but no certificate box."""
+    import numerics.certify
+    from theory.lemmas import certificates as tc
+
+    seen = []
+
+    def record(fn, points, **kwargs):
+        seen.extend(points)
+        return [{"status": "certified", "boxes": 1, "certified_boxes": 1, "skipped_boxes": 0, "min_margin": 1.0,
+                 "counterexample": None, "open_boxes": []} for _ in points]
+
+    monkeypatch.setattr(numerics.certify, "sweep", record)
+    tc.certify_lemma_b3(2, 4.0)
+    margins = {p["margin_ref"].partition(":")[0] for p in seen}
+    assert margins == {"theory.lemmas.tail_lemma_balls"}
+    assert {p["digest"] for p in seen} == {sw.source_digest("theory.lemmas.tail_lemma_balls")}
+    keyed = _closure("numerics.certify") | _closure("theory.lemmas.tail_lemma_balls")
+    assert not {m for m in keyed if m.startswith("theory.") and m != "theory.lemmas.tail_lemma_balls"}, keyed
