@@ -239,9 +239,12 @@ def evaluate(claim_list: List[ledger.Claim], *, fresh: bool = False, scheduler: 
     entries, seconds = [], {}
     run = {"backend": None, "scheduler": scheduler, "workers": None, "cache_hits": 0, "cache_misses": 0}
     groups = _batches(claim_list)
+    # every cache key up front: the digests' import scans then reach the disk before any worker starts, so
+    # the workers read them instead of parsing (and writing) them again while claims run
+    sources = {c.id: _source(c) for c in claim_list}
     for k, (label, group) in enumerate(groups, 1):
         stats: dict = {}
-        results = sweep(evaluate_claim, [{"claim_id": c.id, "source": _source(c)} for c in group],
+        results = sweep(evaluate_claim, [{"claim_id": c.id, "source": sources[c.id]} for c in group],
                         cache=not fresh, scheduler=scheduler, backend=backend, stats=stats,
                         desc=f"claims {label}", on_error="record", progress=heartbeat, unit="claims")
         batch = [_entry(c, r) for c, r in zip(group, results)]
