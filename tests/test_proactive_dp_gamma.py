@@ -128,6 +128,8 @@ def test_55_has_one_crossing_on_the_paper_domain(sigma, frac):
 
 def test_printed_gamma_forms_never_exceed_the_grid_guarantee():
     # Theorem 3.1 with the L140 gamma (smaller than (55)'s) is still (eps, 1/N)-DP at the CI grid (certified)
-    rows = G.printed_gamma_effect("thm31_L140")
+    from theory.proactive_dp.theorems import printed_gamma_effect
+
+    rows = printed_gamma_effect("thm31_L140")
     assert any(r["gamma_printed"] < r["gamma_55"] for r in rows)
     assert all(r["eps_upper_over_eps"] <= 1 for r in rows)

@@ -26,7 +26,8 @@ from theory.ledger import HypothesisFails, Reading, Verdict, agrees_with_printed
 from theory.proactive_dp import moments as mo
 from theory.proactive_dp.calculators import condition_7, critical_rounds, sigma_eq6
 from theory.proactive_dp.cx import c_of_x
-from theory.proactive_dp.gamma import g, gamma_min, h
+from theory.proactive_dp.gamma import (COMPARE_POINTS, GAMMA_FORMS, PRINTED_AT, _PRINTED_POLE, _recheck_form, _rhs_raw, g,
+                                       gamma_min, gamma_rhs, h, smallest_printed_gamma)
 from theory.printed import texts
 from theory.proactive_dp import paper_values
 
@@ -638,3 +639,60 @@ def check_factor_2gamma_tables() -> Verdict:
                        why=why, readings=readings)
     worst = max(rows, key=lambda r: r["t_min_over_t_crit"] / r["two_gamma"])
     return Verdict("holds", "numeric", margin=worst["two_gamma"] - worst["t_min_over_t_crit"], evidence=ev)
+
+
+# --- the gamma inequalities printed in Theorems 3.1 and B.4 against (55), and what the difference costs ---------
+
+def _form_comparison(form: str) -> Verdict:
+    diff = sp.simplify(GAMMA_FORMS[form] - GAMMA_FORMS["eq55"])
+    rel = []
+    for s, a in COMPARE_POINTS:
+        ref = gamma_rhs(a, s)
+        val = _rhs_raw(a, s, form)
+        rel.append({"sigma": s, "alpha_bar": a, "eq55": ref, form: val, "rel_diff": (val - ref) / ref})
+    worst = max(rel, key=lambda r: abs(r["rel_diff"]))
+    if diff == 0:
+        return Verdict("holds", "symbolic", margin=0.0, evidence={"difference": "0", "points": rel},
+                       arithmetic=("sympy", "mpmath"))
+    effect = printed_gamma_effect(form)
+    worst_eff = min(effect, key=lambda r: r["gamma_printed"] / r["gamma_55"])
+    why = (f"the {PRINTED_AT[form]} form carries an extra factor sigma in the second denominator, "
+           f"sigma(1-alpha_bar) - 2e sqrt(alpha_bar) sigma{', and e^3 is not divided by sigma' if form == 'thm31_L140' else ''} "
+           f"(sympy difference from (55) is not 0): at sigma = {worst['sigma']}, alpha_bar = {worst['alpha_bar']} its "
+           f"right-hand side is {worst[form]:.4g} against (55)'s {worst['eq55']:.4g}; that denominator vanishes at "
+           f"alpha_bar = {_PRINTED_POLE:.4f}, beyond which the printed right-hand side turns negative. How much it "
+           f"matters: at Theorem 3.1's grid the printed form's smallest gamma >= 2 drops to {worst_eff['gamma_printed']:.3g} "
+           f"(against (55)'s {worst_eff['gamma_55']:.3g}, N = {worst_eff['n']}, eps = {worst_eff['epsilon']}, k = k_min of (7)), "
+           f"and T = ceil(gamma theta^2 k^2/eps) rounds are still (eps, 1/N)-DP there (largest certified "
+           f"eps_upper/eps = {max(r['eps_upper_over_eps'] for r in effect):.3f}): the guarantee survives, the constant is wrong.")
+    return Verdict("refuted", "symbolic", margin=-abs(worst["rel_diff"]),
+                   evidence={"difference": str(diff), "points": rel, "effect_on_theorem_3_1_grid": effect,
+                             "margin_unit": "relative: -|RHS_printed - RHS_(55)|/RHS_(55) at the worst compare point"},
+                   counterexample=worst, why=why, arithmetic=("sympy", "mpmath", "float"))
+
+
+def printed_gamma_effect(form: str) -> list:
+    """Theorem 3.1's CI grid with gamma from a printed form instead of (55): gamma, T and the certified epsilon."""
+    rows = []
+    for p in THM31_GRID:
+        n, eps, theta = p["n"], p["epsilon"], p["theta"]
+        delta = 1.0 / n
+        sigma, k = sigma_eq6(eps, delta), p["k_factor"] * k_min_condition_7(delta)
+        gam = smallest_printed_gamma(eps / k, sigma, form)
+        rounds = math.ceil(gam * theta ** 2 * k ** 2 / eps)
+        b = theorem_epsilon(sequence_schedule(k=k, rounds=rounds, theta=theta, sigma=sigma), delta)
+        rows.append({"n": n, "epsilon": eps, "k": k, "theta": theta, "sigma": sigma, "gamma_55": gamma_min(eps / k, sigma),
+                     "gamma_printed": gam, "rounds": rounds, "eps_upper_over_eps": b["epsilon_upper"] / eps})
+    return rows
+
+
+@claim(id="002.gamma.formula-thm31-L140", seed="002", lines="L138-142", recheck=_recheck_form("thm31_L140"),
+       statement="The gamma inequality printed in Theorem 3.1 is the same as (55).", recorded="refuted", result="Theorem 3.1", role="definition", cause="002-gamma-denominator-extra-sigma")
+def check_form_thm31() -> Verdict:
+    return _form_comparison("thm31_L140")
+
+
+@claim(id="002.gamma.formula-thmB4-L844", seed="002", lines="L842-844", recheck=_recheck_form("thmB4_L844"),
+       statement="The gamma inequality printed in Theorem B.4 is the same as (55).", recorded="refuted", result="Theorem B.4", role="definition", cause="002-gamma-denominator-extra-sigma")
+def check_form_thmb4() -> Verdict:
+    return _form_comparison("thmB4_L844")
