@@ -101,7 +101,7 @@ def certificates_section(ref: float) -> list:
     return ["## Cold report: the heavy certificates (issue 34)", "",
             f"The {len(claims)} claims of {', '.join(MODULES)} at the full scale, each one point of the sweep runner "
             f"on a local cluster of {WORKERS} workers (a certificate's boxes shared by both), fresh cache directory.",
-            "", "| claim | status | seconds inside its task (cold) |", "|---|---|---:|", *rows, "",
+            "", "| claim | status | seconds from its task's start to its verdict (cold; a certificate's boxes queue with the others') |", "|---|---|---:|", *rows, "",
             "| run | wall s | / reference |", "|---|---:|---:|",
             f"| reference: {REFERENCE_OPS} Arb operations, 1 process, median of 3 | {ref:.2f} | 1 |",
             f"| cold (nothing cached) | {cold:.1f} | {cold / ref:.1f} |",
