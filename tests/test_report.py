@@ -305,3 +305,15 @@ def test_html_rows_carry_their_why_for_the_filter_and_sort_lines_by_number(out):
     assert "zebra-why" in index                                           # top findings with their why
     js = (out / "html" / "report.js").read_text()
     assert "row.textContent" in js
+
+
+def test_heartbeat_speaks_when_nothing_else_does():
+    """Issue 34: a line at least every 30 s, also while a claim computes in this process and prints nothing."""
+    import time
+
+    lines = []
+    with report._Heartbeat(lines.append, every=0.2) as progress:
+        progress("report: first")
+        time.sleep(1.5)
+    assert lines[0] == "report: first"
+    assert any(line.startswith("report: still running") and line.endswith("last: report: first") for line in lines[1:])

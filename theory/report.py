@@ -689,6 +689,44 @@ def _print_progress(line: str) -> None:
     print(line, flush=True)
 
 
+#: longest silence of ``make report`` (seconds): the issue promises a line at least every 30 s
+HEARTBEAT = 20.0
+
+
+class _Heartbeat:
+    """The report's progress callable: prints each line, and a "still running" line whenever nothing was
+    printed for :data:`HEARTBEAT` seconds (a claim computed in this process prints nothing while it runs)."""
+
+    def __init__(self, emit: Callable[[str], None] = _print_progress, every: float = HEARTBEAT):
+        import threading
+
+        self.emit, self.every, self.t0 = emit, every, time.monotonic()
+        self.last, self.line = self.t0, ""
+        self.lock, self.done = threading.Lock(), threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __call__(self, line: str) -> None:
+        with self.lock:
+            self.last, self.line = time.monotonic(), line
+            self.emit(line)
+
+    def _beat(self) -> None:
+        while not self.done.wait(min(1.0, self.every / 2)):
+            with self.lock:
+                now = time.monotonic()
+                if now - self.last >= self.every:
+                    self.last = now
+                    self.emit(f"report: still running, {now - self.t0:.0f} s elapsed; last: {self.line[:120]}")
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+
+
 def build(*, fresh: bool = False, scheduler: Optional[str] = None, backend: Optional[str] = None,
           out_dir: Path = REPORT_DIR, progress: Optional[Callable[[str], None]] = None) -> List[dict]:
     """Load, evaluate and write; return the entries (import failures included as error rows)."""
@@ -717,8 +755,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--out", default=str(REPORT_DIR), help="output directory (default: report/ of the checkout)")
     args = p.parse_args(argv)
     try:
-        entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
-                        out_dir=Path(args.out), progress=_print_progress)
+        with _Heartbeat() as progress:
+            entries = build(fresh=args.fresh, scheduler=args.scheduler, backend=args.backend,
+                            out_dir=Path(args.out), progress=progress)
     except SweepError as exc:  # e.g. an unreachable scheduler: one line, no traceback
         print(f"python -m theory.report: {exc}", file=sys.stderr)
         return 1
