@@ -6,7 +6,9 @@ Every claim's check runs through the one sweep runner (numerics.sweep), in batch
 report runs serially, on a local Dask cluster or on an existing scheduler; a second run takes cached
 verdicts for the claims whose code did not change (``--fresh``, ``make report FRESH=1``, recomputes
 everything). After each batch (at most BATCH_SIZE claims of one paper) one progress line goes to stdout
-(flushed, terminal or not) with the counts so far and the elapsed time.
+(flushed, terminal or not) with the counts so far and the elapsed time; in between, at least every
+:data:`HEARTBEAT` seconds, a line with the claims done, a long claim's certificate boxes done and an
+estimate of the time left (issue 34).
 Writes, in ``report/``:
 
 ``verdicts.json``     one object per claim, sorted by id: id, seed, lines, statement, recorded, status,
