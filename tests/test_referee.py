@@ -59,6 +59,18 @@ def test_readings_lead_with_the_one_the_status_uses(c):
         assert all(r.lines for r in v.readings), f"{c.id}: every reading cites the seed line behind it"
 
 
+#: results whose verdict rests on a choice the paper leaves open (issue 30): each shows both readings, computed
+READING_CLAIMS = ("004.table-3.uniform-certified", "004.table-4.uniform-certified", "004.table-6.uniform-certified",
+                  "001.thm-2.guarantee", "001.thm-2.guarantee-given-sensitivity")
+
+
+@per_claim([c for c in CLAIMS if c.id in READING_CLAIMS])
+def test_results_resting_on_an_open_choice_show_every_reading(c):
+    v = verdict(c.id)
+    assert len(v.readings) >= 2, f"{c.id}: the readings the verdict depends on must be shown"
+    assert len({r.status for r in v.readings}) >= 1 and all(r.why or r.margin is not None for r in v.readings)
+
+
 def test_severity_is_a_function_of_role_and_status_never_of_the_id():
     original = next(c for c in CLAIMS if recorded_severity(c) is not None)
     renamed = dataclasses.replace(original, id=original.seed + ".renamed.typo-table-thm")
