@@ -25,8 +25,11 @@ def verdicts():
 
 
 def _fixed_order_add_remove(row):
+    """The independent bracket, at a width finer than the row's gap (a coarser one cannot confirm the gap)."""
     g = row["batch_size"] / row["dataset_size"]
-    return numerics.epsilon(Schedule.constant(q=g, sigma=row["sigma"] / 2.0, steps=row["steps"]), row["delta"])
+    width = min(1e-3, row["gap_relative"] / 4)
+    return numerics.epsilon(Schedule.constant(q=g, sigma=row["sigma"] / 2.0, steps=row["steps"]), row["delta"],
+                            rel_width=width)
 
 
 def _adaptive_direct(row):
