@@ -614,8 +614,9 @@ def verdicts_json(entries: List[dict]) -> str:
 
 
 def _row(e: dict, html_dir: Path, page: str) -> dict:
+    first_line = lines_value(e["lines"])
     return {"id": e["id"], "id_parts": e["id"].split("."), "page": page, "lines": e["lines"],
-            "lines_value": lines_value(e["lines"]) if math.isfinite(lines_value(e["lines"])) else "",
+            "lines_value": first_line if math.isfinite(first_line) else "",
             "statement": e["statement"], "reason": e["reason"], "why": why_text(e), "reading": reading_text(e),
             "cause": e.get("cause") if is_finding(e) else None, "result": e.get("result") or "",
             "role": e.get("role") or "", "status": e["status"], "status_text": status_text(e),
