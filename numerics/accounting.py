@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Optional, Tuple
 
 from . import dominating
-from .errors import InvalidParameter, check_delta, check_epsilon
+from .errors import InvalidParameter, check_accountant_sigma, check_delta, check_epsilon
 from .precision import PLD_RELATIVE_WIDTH, POISSON_REPLACE_ONE_MIN_DELTA
 from .results import DeltaBounds, EpsilonBounds
 from .schedule import Schedule
@@ -251,12 +251,29 @@ def _out_of_grid_range(schedule: Schedule):
             continue  # closed forms, no grid
         shift = _largest_shift(p, schedule.adjacency, schedule.total_steps)
         gaussian = p.noise == "gaussian"
-        loss = shift ** 2 / (2.0 * p.sigma ** 2) if gaussian else shift / p.sigma
+        loss = 0.5 * (shift / p.sigma) ** 2 if gaussian else shift / p.sigma
         if loss > GRID_MAX_LOSS:
             need = shift / math.sqrt(2.0 * GRID_MAX_LOSS) if gaussian else shift / GRID_MAX_LOSS
             return (f"sigma={p.sigma:g} is below the grid accountants' range for {p.sampling} {p.noise} "
                     f"{schedule.adjacency} (one step's privacy loss reaches about {loss:.3g} nats > "
                     f"{GRID_MAX_LOSS:g}; sigma >= {need:.3g} is needed)")
+    if all(p.sampling == "full-batch" and p.noise != "laplace" for p in schedule.phases):
+        return None
+    return _grid_too_fine(schedule)
+
+
+def _grid_too_fine(schedule: Schedule):
+    """Why one step's grid would not fit (None if it may): the first grid step of numerics.pld (second
+    order in h: it shrinks like 1/sqrt(T)) against one step's loss span, before any array is built."""
+    from .pld import _initial_step
+    from .precision import PLD_MAX_GRID_POINTS
+    h = _initial_step(schedule, 0.3, 0.5)  # the coarsest first step any request starts from
+    for p in schedule.phases:
+        span = 10.0 / p.sigma + 0.5 / p.sigma ** 2 + abs(math.log1p(-min(p.q, 0.5)))
+        if span / h > PLD_MAX_GRID_POINTS:
+            return (f"steps={schedule.total_steps} needs a grid step of about {h:.2g} for a one-step loss span "
+                    f"of {span:.3g} nats ({span / h:.2g} points > {PLD_MAX_GRID_POINTS}): beyond the grid "
+                    f"accountants' range")
     return None
 
 
@@ -340,6 +357,8 @@ def _width(rel_width) -> float:
 
 def _account(x, adjacency, side: str, value: float, rel_width):
     given = _schedule_of(x, adjacency)
+    for p in given.phases:
+        check_accountant_sigma(p.sigma)
     schedule = _full_batch(given)
     acc = accountant_for(schedule)
     b = _with_fallback(schedule, acc, side, value, _width(rel_width))

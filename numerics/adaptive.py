@@ -243,6 +243,10 @@ class _Chernoff:
         (numerics.pld_tilted), returning the ``upper`` (pessimistic) or lower side of it."""
         return _composed([(self.step, count)], self.h, self.tail, self.window(count), target, upper)
 
+    def bound(self, count: int, target: dict, upper: bool, read) -> float:
+        """:func:`_bound` of the ``count``-fold composition (the better of plain and tilted)."""
+        return _bound([(self.step, count)], self.h, self.tail, self.window(count), target, upper, read)
+
 
 class _Blocks:
     """Lower grid PMFs of blocks of one action: one fine FFT composition per distinct block length."""
@@ -272,6 +276,22 @@ def _composed(steps, h: float, tail: float, window, target: dict | None, upper: 
         if target is None or not _swamped(c, target):
             return c
     return tilted(steps, h, tail, window=window, **target)[0 if upper else 1]
+
+
+def _bound(steps, h: float, tail: float, window, target: dict, upper: bool, read) -> float:
+    """``read(composed)`` for the plain composition and, where its rounding bound swamps ``target``
+    (or delta is below TILT_BELOW_DELTA), for the tilted one: both are valid bounds of the same side,
+    so the better one is returned (the smaller upper bound, the larger lower bound)."""
+    if window is None:
+        window = (_window_side(steps, h, tail, -1), _window_side(steps, h, tail, +1))
+    values = []
+    if target.get("delta", 1.0) >= TILT_BELOW_DELTA:
+        c = compose(steps, h, tail, window=window, wrap_mass=2.0 * tail)
+        values.append(read(c))
+        if not _swamped(c, target):
+            return values[0]
+    values.append(read(tilted(steps, h, tail, window=window, **target)[0 if upper else 1]))
+    return min(values) if upper else max(values)
 
 
 def _swamped(c: ComposedPLD, target: dict) -> bool:
@@ -389,20 +409,21 @@ class _Grids:
         lows, ups = [], []
         target = {"delta": delta}
         for a in ("PQ", "QP"):
-            ups.append(_eps_upper(_Chernoff(self.high[a], self.h, self.tail).compose(self.steps, target), delta))
+            ups.append(_Chernoff(self.high[a], self.h, self.tail).bound(self.steps, target, True,
+                                                                        lambda c: _eps_upper(c, delta)))
             if a in self.low:
-                lows.append(_eps_lower(_Chernoff(self.low[a], self.h, self.tail).compose(self.steps, target, False),
-                                       delta))
+                lows.append(_Chernoff(self.low[a], self.h, self.tail).bound(self.steps, target, False,
+                                                                            lambda c: _eps_lower(c, delta)))
         return max(lows), max(ups)
 
     def symmetrised_step(self) -> GridPLD:
         """One step of the symmetrised pair S on the connect-the-dots grid (dominates every step)."""
         return symmetrised_grid(self.high["PQ"], self.high["QP"], self.h)
 
-    def symmetrised(self, target: dict | None = None) -> ComposedPLD:
-        """The symmetrised pair S composed ``steps`` times (pessimistic: an upper bound); tilted at
-        ``target`` where the rounding bound would swamp it (:func:`_composed`)."""
-        return _Chernoff(self.symmetrised_step(), self.h, self.tail).compose(self.steps, target)
+    def symmetrised(self, target: dict, read) -> float:
+        """``read`` of the symmetrised pair S composed ``steps`` times (pessimistic: an upper bound), the
+        better of plain and tilted at ``target`` (:func:`_bound`)."""
+        return _Chernoff(self.symmetrised_step(), self.h, self.tail).bound(self.steps, target, True, read)
 
 
 def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
@@ -417,8 +438,8 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     h1 = _initial_step(schedule, rel_width, delta) / 2.0
     grids = _Grids(g, sigma, steps, h1, delta * rel_width * 1e-6, actions=("PQ",))
     target = {"delta": delta}
-    low = _eps_lower(_Chernoff(grids.low["PQ"], h1, grids.tail).compose(steps, target, False), delta)
-    up = _eps_upper(_Chernoff(grids.high["PQ"], h1, grids.tail).compose(steps, target), delta)
+    low = _Chernoff(grids.low["PQ"], h1, grids.tail).bound(steps, target, False, lambda c: _eps_lower(c, delta))
+    up = _Chernoff(grids.high["PQ"], h1, grids.tail).bound(steps, target, True, lambda c: _eps_upper(c, delta))
     w1 = (up - low) / up if up > 0 else 0.0
     probe = [{"h": h1, "lower": low, "upper": up, "relative_width": w1}]
     if w1 <= rel_width:
@@ -436,8 +457,9 @@ def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks, max_re
             h = epsilon / (ratio * math.ceil(epsilon / (ratio * h)))
         grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
         target = {"epsilon": epsilon}
-        low = _delta_lower(_Chernoff(grids.low["PQ"], h, grids.tail).compose(steps, target, False), epsilon)
-        up = _delta_upper(_Chernoff(grids.high["PQ"], h, grids.tail).compose(steps, target), epsilon)
+        low = _Chernoff(grids.low["PQ"], h, grids.tail).bound(steps, target, False,
+                                                               lambda c: _delta_lower(c, epsilon))
+        up = _Chernoff(grids.high["PQ"], h, grids.tail).bound(steps, target, True, lambda c: _delta_upper(c, epsilon))
         width = (up - low) / up if up > 0 else 0.0
         if width <= rel_width / 4.0:  # the programme's blocks add their own rounding: a finer target
             break
@@ -474,7 +496,7 @@ def adaptive_replace_one_epsilon(*, g: float, sigma: float, steps: int, delta: f
     h, probe = choose_grid(g, sigma, steps, delta, rel_width)
     grids = _Grids(g, sigma, steps, h, delta * rel_width * 1e-6, actions)
     fixed_low, fixed_up = grids.fixed_order(delta)
-    upper = _eps_upper(grids.symmetrised({"delta": delta}), delta)
+    upper = grids.symmetrised({"delta": delta}, lambda c: _eps_upper(c, delta))
     ratio = _coarse_ratio(h, fixed_up, rel_width, min(blocks, steps))
     lows = {a: grids.low[a] for a in grids.actions}
     eps, dl, chosen = adaptive_lower_profile(lows, steps, h, (fixed_low, max(upper, fixed_low)),
@@ -506,7 +528,7 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     h, _ = choose_grid(g, sigma, steps, grid_delta, rel_width)
     grids, ratio = _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks)
     h = grids.h
-    upper = _delta_upper(grids.symmetrised({"epsilon": epsilon}), epsilon)
+    upper = grids.symmetrised({"epsilon": epsilon}, lambda c: _delta_upper(c, epsilon))
     big_h = ratio * h
     k = round(epsilon / big_h)
     k += 1 if k * big_h < epsilon else 0  # delta is nonincreasing: read it at a grid point >= epsilon
@@ -549,9 +571,12 @@ def adaptive_replace_one_epsilon_phases(*, phases, delta: float, rel_width: floa
     tail = delta * rel_width * 1e-6
     grids = [(_Grids(g, s, total, h, tail, ("PQ",)), t) for g, s, t in checked]
     target = {"delta": delta}
-    upper = _eps_upper(_composed([(gr.symmetrised_step(), t) for gr, t in grids], h, tail, None, target, True), delta)
-    fixed_low = _eps_lower(_composed([(gr.low["PQ"], t) for gr, t in grids], h, tail, None, target, False), delta)
-    fixed_up = _eps_upper(_composed([(gr.high["PQ"], t) for gr, t in grids], h, tail, None, target, True), delta)
+    upper = _bound([(gr.symmetrised_step(), t) for gr, t in grids], h, tail, None, target, True,
+                   lambda c: _eps_upper(c, delta))
+    fixed_low = _bound([(gr.low["PQ"], t) for gr, t in grids], h, tail, None, target, False,
+                       lambda c: _eps_lower(c, delta))
+    fixed_up = _bound([(gr.high["PQ"], t) for gr, t in grids], h, tail, None, target, True,
+                      lambda c: _eps_upper(c, delta))
     alone = [adaptive_replace_one_epsilon(g=g, sigma=s, steps=t, delta=delta, rel_width=rel_width, blocks=blocks,
                                           adaptive_share=adaptive_share).epsilon_lower for g, s, t in checked]
     lower = max(fixed_low, max(alone))

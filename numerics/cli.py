@@ -46,8 +46,8 @@ import os
 import sys
 from typing import List, Optional
 
-from .errors import (ACCOUNTANT_DELTA_MAX, ACCOUNTANT_DELTA_MIN, InvalidParameter, check_accountant_delta,
-                     check_epsilon, check_q, check_sigma, check_steps)
+from .errors import (ACCOUNTANT_DELTA_MAX, ACCOUNTANT_DELTA_MIN, ACCOUNTANT_SIGMA_MAX, InvalidParameter,
+                     check_accountant_delta, check_accountant_sigma, check_epsilon, check_q, check_steps)
 from .precision import PLD_RELATIVE_WIDTH
 from .schedule import ADJACENCIES, NOISES, SAMPLINGS, Phase, Schedule
 
@@ -116,7 +116,7 @@ def _q(text):
 
 
 def _sigma(text):
-    return check_sigma(_number("sigma", text, "a noise multiplier > 0"))
+    return check_accountant_sigma(_number("sigma", text, f"a noise multiplier in (0, {ACCOUNTANT_SIGMA_MAX:g}]"))
 
 
 def _delta(text):
@@ -340,9 +340,9 @@ def _note_lines(b) -> str:
 def _describe(b, label: Optional[str] = None) -> str:
     """Say which side of the truth each printed number is on, and through which accountant."""
     label = label or b.method
-    via = f" via {b.method}" if b.method != label else ""
+    via = f"{b.method}: " if b.method != label else ""
     text = (f"{label:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
-            f"({_kind(b.certified, b.epsilon_lower)}{via}; delta={b.delta:g})")
+            f"({via}{_kind(b.certified, b.epsilon_lower)}; delta={b.delta:g})")
     return text + _note_lines(b)
 
 
@@ -382,9 +382,9 @@ def cmd_delta(args) -> dict:
     from .accounting import delta
     b = delta(schedule, epsilon)
     out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
-    via = f" via {b.method}" if b.method != "pld" else ""
+    via = f"{b.method}: " if b.method != "pld" else ""
     text = (f"{'pld':8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
-            f"({_kind(b.certified, b.delta_lower)}{via}; epsilon={b.epsilon:g})" + _note_lines(b)
+            f"({via}{_kind(b.certified, b.delta_lower)}; epsilon={b.epsilon:g})" + _note_lines(b)
             + f"\nmechanism: {mechanism_text(schedule, rule)}; epsilon={epsilon:g}")
     return {"json": out, "text": text}
 

@@ -53,6 +53,19 @@ def check_delta(delta, name: str = "delta") -> float:
 ACCOUNTANT_DELTA_MIN, ACCOUNTANT_DELTA_MAX = 1e-15, 0.5
 
 
+#: the largest noise multiplier the accountants take: far beyond any useful one (epsilon is 0 to double
+#: precision long before), and small enough that sigma^4 stays a finite double
+ACCOUNTANT_SIGMA_MAX = 1e50
+
+
+def check_accountant_sigma(sigma, name: str = "sigma") -> float:
+    """Noise multiplier of the accountants: sigma in (0, 1e50]."""
+    x = check_sigma(sigma, name)
+    if x > ACCOUNTANT_SIGMA_MAX:
+        raise InvalidParameter(f"{name} must lie in (0, {ACCOUNTANT_SIGMA_MAX:g}], got {sigma!r}")
+    return x
+
+
 def check_accountant_delta(delta, name: str = "delta") -> float:
     """Target delta of the accountants' command line: delta in [1e-15, 0.5]."""
     x = _real(name, delta)

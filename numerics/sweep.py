@@ -28,6 +28,7 @@ seconds while the sweep runs: points done, elapsed seconds, an estimate of the s
 for the sweep running inside one of its points (a long claim's boxes): a sweep inside a worker publishes
 its counts on the scheduler (metadata key :data:`PROGRESS_KEY`), one inside the same process reports
 through its caller's line.
+
 Cache: results are stored with :class:`joblib.Memory` under ``DPV_CACHE_DIR`` (default ``.cache/sweep``
 in the working directory). The key is the function's identity (module and qualified name), its
 ``version`` (set with :func:`versioned`), a digest of the source of every module of this suite the
@@ -141,9 +142,16 @@ def _import_candidates(source: bytes, package: str) -> list:
 #: module of the suite costs seconds; a warm ``make report`` reads and hashes the files instead)
 _SCANS: dict = {}
 _SCANS_FILE = "import-scans-v1.json"
+#: a worker runs a seceded task's thread beside its pool's: the table is shared between them
+_SCANS_LOCK = threading.RLock()
 
 
 def _scans() -> dict:
+    with _SCANS_LOCK:
+        return _load_scans()
+
+
+def _load_scans() -> dict:
     if "table" not in _SCANS:
         path = os.path.join(_cache_dir(), _SCANS_FILE)
         try:
@@ -157,15 +165,17 @@ def _scans() -> dict:
 
 def _save_scans() -> None:
     """Write the scan table when it grew (atomically: workers may write it at the same time)."""
-    if not _SCANS.get("dirty"):
-        return
-    _SCANS["dirty"] = False
+    with _SCANS_LOCK:
+        if not _SCANS.get("dirty"):
+            return
+        _SCANS["dirty"] = False
+        table = dict(_SCANS["table"])
     directory = _cache_dir()
     try:
         os.makedirs(directory, exist_ok=True)
         tmp = os.path.join(directory, f".{_SCANS_FILE}.{os.getpid()}.{uuid.uuid4().hex[:6]}")
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(_SCANS["table"], fh)
+            json.dump(table, fh)
         os.replace(tmp, os.path.join(directory, _SCANS_FILE))
     except OSError:  # a read-only cache only costs the parsing again
         pass
@@ -179,10 +189,13 @@ def _imported_own_modules_cached(module_name: str) -> frozenset:
     package = module_name if is_package else module_name.rpartition(".")[0]
     key = f"{module_name}:{hashlib.sha256(source).hexdigest()}"
     table = _scans()
-    if key not in table:
-        table[key] = _import_candidates(source, package)
-        _SCANS["dirty"] = True
-    return frozenset(n for n in table[key] if n.split(".")[0] in OWN_PACKAGES and find_spec_safe(n))
+    names = table.get(key)
+    if names is None:
+        names = _import_candidates(source, package)
+        with _SCANS_LOCK:
+            table[key] = names
+            _SCANS["dirty"] = True
+    return frozenset(n for n in names if n.split(".")[0] in OWN_PACKAGES and find_spec_safe(n))
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,71 @@
+"""Long runs (issue 33, item 1): T = 10^6 identical Poisson Gaussian steps, q = 1e-3, sigma = 1, delta = 1e-5.
+
+Run: ``python -m bench bench_long_runs`` (splices its section into bench/RESULTS.md).
+
+Rows: ``numerics.epsilon`` (the public entry: the dispatch table's route first, then numerics.pld's own
+composition, coarser widths and the RDP bound; its note says which route answered), ``numerics.pld.
+epsilon_pld`` alone (the route that answers this run: T identical steps are one characteristic function
+raised to the power T, so the cost grows with the window, not with T), dp_accounting's PLD at its
+default discretisation (pessimistic = its upper bound, optimistic = its lower estimate) and RDP, and
+prv_accountant with eps_error chosen for a 0.1 % width. The peers' helpers are bench_pld's.
+"""
+from __future__ import annotations
+
+import resource
+import sys
+
+from bench.bench_pld import (MEMORY_CAP_BYTES, _dp_accounting_pld, _dp_accounting_rdp, _measure, _prv, _ratio,
+                             _row, _table)
+
+CASE = ([(1e-3, 1.0, 10 ** 6)], 1e-5, 1e-3)  # phases (q, sigma, steps), delta, target relative width
+
+
+def _ours_public(phases, delta, target):
+    import numerics
+    from numerics import Phase, Schedule
+    b = numerics.epsilon(Schedule(tuple(Phase(q, s, t) for q, s, t in phases)), delta, rel_width=target)
+    _ours_public.note = b.details.get("note", "")
+    return b.epsilon_lower, b.epsilon_upper
+
+
+def _ours_pld(phases, delta, target):
+    from numerics import Phase, Schedule
+    from numerics.pld import epsilon_pld
+    b = epsilon_pld(Schedule(tuple(Phase(q, s, t) for q, s, t in phases)), delta, rel_width=target)
+    return b.epsilon_lower, b.epsilon_upper
+
+
+def run() -> str:
+    phases, delta, target = CASE
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > MEMORY_CAP_BYTES:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP_BYTES, hard))
+    name = "L1"
+    rows = [_row(name, "ours (numerics.pld.epsilon_pld)", *_measure(lambda: _ours_pld(phases, delta, target)), True),
+            _row(name, "ours (numerics.epsilon, public entry)", *_measure(lambda: _ours_public(phases, delta, target)),
+                 True),
+            _row(name, "dp_accounting PLD 1e-4 (default)", *_measure(lambda: _dp_accounting_pld(phases, delta, 1e-4)),
+                 True),
+            _row(name, "dp_accounting RDP", *_measure(lambda: _dp_accounting_rdp(phases, delta)), False)]
+    eps_error = 0.4 * target * rows[0].get("up", 6.0)  # bench_pld: measured width ~ 2.3 eps_error / eps
+    rows.append(_row(name, f"prv_accountant eps_error={eps_error:.2g}", *_measure(lambda: _prv(phases, delta, eps_error)),
+                     True))
+    print(_table(rows), file=sys.stderr, flush=True)
+    note = getattr(_ours_public, "note", "")
+    public = rows[1]
+    return "\n".join([
+        "## Long runs (bench_long_runs, issue 33)\n",
+        "T = 10^6 identical Poisson Gaussian steps, q = 1e-3, sigma = 1, delta = 1e-5 (the run that used to exit "
+        "with AccuracyNotReached). Same columns as bench_pld; wall times on the shared 2-core machine are noisy, "
+        "compare ratios within this run.\n",
+        f"- {name} {CASE[:2]}: {_ratio(rows, target)}",
+        f"- the public entry `numerics.epsilon` took {public['seconds']:.2f} s "
+        f"(ratio to numerics.pld alone {public['seconds'] / max(rows[0]['seconds'], 1e-9):.2f}: the first route, "
+        f"the dispatch table's pairs accountant, refuses this run's grid before numerics.pld's composition answers); "
+        f"its note: \"{note[:300]}\"",
+        "",
+        _table(rows)])
+
+
+if __name__ == "__main__":
+    print(run())
