@@ -223,3 +223,31 @@ OPTIMALITY_PRINTED = {"factor": Printed("20736", "L756"), "lower_const": ("1/2",
 #: convex experiment (Figure 10, L1941).
 TABLE1_CLIENTS = {"strongly convex": Printed("5", "L1834"), "plain convex": Printed("5", "L1835"),
                   "non-convex": Printed("4", "L1836"), "figure10_clients": Printed("2", "L1941")}
+
+
+#: Table 3 (L1858-1862): test accuracy per data set and model for the constant sizes of TABLE3_PRINTED["sizes"],
+#: and the sizes L1864 names as giving "the best accuracy for strong convex, plain convex and non-convex cases".
+TABLE3_ACCURACY = {
+    "a9a strongly convex": tuple(Printed(x, "L1858") for x in ("0.8418", "0.8443", "0.8386", "0.8333", "0.8298", "0.7271")),
+    "a9a plain convex": tuple(Printed(x, "L1859") for x in ("0.8409", "0.8415", "0.8417", "0.8299", "0.8346", "0.7276")),
+    "covtype strongly convex": tuple(Printed(x, "L1860") for x in ("0.8429", "0.8402", "0.8408", "0.8360", "0.8278", "0.7827")),
+    "covtype plain convex": tuple(Printed(x, "L1861") for x in ("0.8421", "0.8438", "0.8404", "0.8381", "0.8379", "0.7287")),
+    "mnist non-convex": tuple(Printed(x, "L1862") for x in ("0.9450", "0.9470", "0.9180", "0.8740", "0.8700", "0.7080")),
+}
+TABLE3_BEST_SIZES = (Printed("100", "L1864"), Printed("200", "L1864"))
+
+#: the exponent of ((p+1)K/(qN_c)) with which the smallest provable sqrt(T) sigma "varies" for p <= p^-: the main
+#: text (L206) and the end of D.3's discussion (L1162) print 1/(1+2p); the display it summarises (L1156) 1/(2+2p).
+#: Printed expressions, not numbers: plain (text, line) pairs.
+AGGREGATED_NOISE_EXPONENT = {"main_text": ("1/(1+2p)", "L206"), "d3_summary": ("1/(1+2p)", "L1162"),
+                             "d3_display": ("1/(2+2p)", "L1156")}
+#: L1152: (1+gamma)^((3+4p)(1+p)/(1+2p)) <= (1+gamma)^(14/3) for p <= 1 (an expression).
+A_OVER_B_EXPONENT_CAP = ("14/3", "L1152")
+
+#: the paper's own standard for delta: "we want delta to be smaller than 1/(100*N_c)" (L1554); "N_c delta ... less
+#: than 1" accepted (L1558); "delta preferably smaller than 1/|N_c|" (L208). Example 4's N_c delta (L1738) "fits somewhat".
+DELTA_STANDARD = {"hundred": Printed("100", "L1554"), "one": Printed("1", "L1558")}
+#: the range of r0 as each place states it (expressions): Theorem 3.1 in the main text (L182), its proof (L923),
+#: Lemma D.1 (L840), Theorem D.3's (15) (L1073); Examples 3 and 5 take r0 = 1/e (EXAMPLES[3/5]["inputs"]["r0"]).
+R0_RANGE = {"theorem_3.1": ("r0 < 1/e", "L182"), "proof_d2": ("r0 <= 1/e", "L923"), "lemma_d1": ("r0 < 1", "L840"),
+            "theorem_d3_(15)": ("r0 <= 1/e", "L1073")}
