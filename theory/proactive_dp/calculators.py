@@ -336,7 +336,7 @@ def recheck_stopping(cx: dict) -> float:
 @claim(id="002.calc-D4.stopping-rule", seed="002", lines="L1581-1585", recheck=recheck_stopping,
        statement="When D.4's iteration stops (gamma_new - gamma <= 0.0001 gamma), gamma has converged to "
                  "within 0.01% of the solution of (55).",
-       recorded="refuted", result="Calculator D.4", role="definition")
+       recorded="refuted", result="Calculator D.4", role="definition", cause="002-gamma-signed-stop")
 def check_d4_stopping() -> Verdict:
     rows = []
     for t, spec in CALCULATOR_TABLES.items():

@@ -102,3 +102,27 @@ L1090 = {"h6": Printed("0.42", "L1090"), "h10": Printed("0.58", "L1090"), "sigma
 
 #: L66: "we assume eps < 0.5 such that e^eps < 1.65"; L188: "k generally represents 50 or 100s of epochs"
 L66_L188 = {"eps_max": Printed("0.5", "L66"), "e_eps_max": Printed("1.65", "L66"), "k_typical": Printed("50", "L188")}
+
+
+#: the running text's "upper bound for constant sample sizes" of Theorem B.4 (L1428, L1430, L1490) and footnote 12
+#: (L282: "s = 26 meets the lower bound on T; a larger s violates this lower bound"), keyed by the setting's table
+S_UPPER_BOUND_TEXT = {"table-3": Printed("26", "L1428"), "table-4": Printed("370", "L1430"),
+                      "table-5": Printed("689", "L1490"), "fn12": Printed("26", "L282")}
+
+#: L272: "we use privacy budget eps = 0.04945 and noise sigma = 19.2" (Table 3 prints sigma = 19.29962, L1411)
+L272 = {"epsilon": Printed("0.04945", "L272"), "sigma": Printed("19.2", "L272")}
+
+#: L1126 (remark "Reusing the local data set"): eps = 0.2, gamma theta^2 ~ 2, N = 10000 give k <= 1000, "about 10-20
+#: learning tasks"
+L1126 = {"epsilon": Printed("0.2", "L1126"), "gamma_theta2": Printed("2", "L1126"), "n": Printed("10000", "L1126"),
+         "k_max": Printed("1000", "L1126"), "tasks_low": Printed("10", "L1126"), "tasks_high": Printed("20", "L1126")}
+
+#: L288: the comparison with De et al. (2022): 65.9 % with WRN-40-4 "which has 98 %", a 32.1 % deduction; 56.8, 65.9,
+#: 73.5 % at eps = 1, 2, 4; ours ~60 % for eps in [0.5, 3]
+L288 = {"de_accuracy": Printed("65.9", "L288"), "wrn_non_dp": Printed("98", "L288"), "de_deduction": Printed("32.1", "L288"),
+        "de_by_eps": ((Printed("1", "L288"), Printed("56.8", "L288")), (Printed("2", "L288"), Printed("65.9", "L288")),
+                      (Printed("4", "L288"), Printed("73.5", "L288"))),
+        "ours": Printed("60", "L288"), "ours_eps_low": Printed("0.5", "L288"), "ours_eps_high": Printed("3", "L288")}
+
+#: L213 (repeated at L1132): "(eps = 0.05, delta = 1/N)-DP is possible while achieving good accuracy with sigma ~ 20"
+L213 = {"epsilon": Printed("0.05", "L213"), "sigma": Printed("20", "L213")}
