@@ -126,3 +126,6 @@ L288 = {"de_accuracy": Printed("65.9", "L288"), "wrn_non_dp": Printed("98", "L28
 
 #: L213 (repeated at L1132): "(eps = 0.05, delta = 1/N)-DP is possible while achieving good accuracy with sigma ~ 20"
 L213 = {"epsilon": Printed("0.05", "L213"), "sigma": Printed("20", "L213")}
+
+#: L211: "k is generally restricted to 50 or 100 epochs" (the epochs of one learning task, read with L1126's count of tasks)
+L211 = {"k_low": Printed("50", "L211"), "k_high": Printed("100", "L211")}
