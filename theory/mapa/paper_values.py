@@ -76,3 +76,9 @@ DATA = {
 
 #: Fig. 2 walk-through (L196): gradient computed at x_2 is applied at x_8 after 6 updates.
 FIG2 = {"stale_updates": Printed("6", "L196")}
+
+#: Remarks 1 and 2 (L272, L280): the printed orders the remarks read off Theorem 2.
+REMARKS = {
+    "remark1_order_power": Printed("2", "L272", note="'the error bound of AUDP has the order of O(Delta S^2/epsilon^2)'"),
+    "remark2_delay_root": Printed("4", "L280", note="'O(1/sqrt T) as long as tau_max = O(T^{1/4})': the root index"),
+}
