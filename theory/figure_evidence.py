@@ -13,8 +13,10 @@ by one-sided Welch t-tests; "the same or better" by a non-inferiority Welch test
 by one-sample t-tests. Every test's record (statistic, p-value, n per arm, seeds) is in the evidence.
 
 Stand-ins. A claim decided on stand-in data (the sidecar's data record names a stand-in) or on a model far
-from the paper's is ``not-reproduced``, never ``refuted`` or ``holds``; what the test gives on our setting
-is kept as ``evidence["status_on_our_setting"]``.
+from the paper's is ``not-reproduced``, never ``refuted`` or ``holds``, and names what is missing
+(:class:`theory.ledger.Missing`: the data set, or the model family); what the test gives on our setting
+is kept as ``evidence["status_on_our_setting"]``. Run length, a grid or the number of seeds are never a
+reason: the figure runs the paper's setting.
 The claims themselves live in the paper packages (``theory/<paper>/figures.py``).
 """
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from repro import stats
 from repro.caption_csv import read_csv
 from repro.provenance import StaleFigureData, require_fresh
-from theory.ledger import Verdict
+from theory.ledger import Missing, Verdict
 
 OUT = Path(__file__).resolve().parent.parent / "figures" / "out"
 #: the reason of every claim decided on stand-in data
@@ -99,17 +101,28 @@ def worst(statuses) -> str:
     return min(statuses, key=order.index)
 
 
+def stand_in_missing(names) -> Missing:
+    """What a run on the stand-ins ``names`` lacks: the paper's data sets they imitate."""
+    papers = sorted({n.removesuffix("-like") for n in names})
+    return Missing("data set", f"{', '.join(papers)} (the paper's data; not available offline, "
+                               f"{', '.join(names)} stand in)")
+
+
 def figure_verdict(status: str, margin: float, evidence: dict, *, rec: dict | None, counterexample=None,
-                   reason_open: str = "", substitute: str = "") -> Verdict:
+                   reason_open: str = "", substitute: str = "", missing: Missing | None = None) -> Verdict:
     """The claim's verdict: ``status`` from the tests, unless the data were stand-ins (``rec``'s data record)
-    or the model is a ``substitute`` far from the paper's: then ``not-reproduced`` with the reason, the
-    tests' outcome kept as ``evidence["status_on_our_setting"]``."""
+    or the model is a ``substitute`` far from the paper's (``missing`` names the model family): then
+    ``not-reproduced`` with the reason and what is missing, the tests' outcome kept as
+    ``evidence["status_on_our_setting"]``."""
+    if substitute and missing is None:
+        raise ValueError("a substitute model names the missing model family: missing=Missing('model family', ...)")
     names = stand_ins(rec) if rec else []
     evidence = {"margin_unit": "absolute, in the statement's quantity (accuracy or sigma)", **evidence,
                 "significance_level": stats.SIGNIFICANCE_LEVEL}
     if names or substitute:
         reason = (STAND_IN_REASON.format(names=", ".join(names), status=status) if names
                   else f"{substitute}; on our setting the test gives '{status}'")
-        return Verdict("not-reproduced", "sampled", margin, {**evidence, "status_on_our_setting": status}, None, reason)
+        return Verdict("not-reproduced", "sampled", margin, {**evidence, "status_on_our_setting": status}, None, reason,
+                       missing=stand_in_missing(names) if names else missing)
     return Verdict(status, "sampled", margin, evidence, counterexample if status == "refuted" else None,
                    reason_open if status == "open" else "")

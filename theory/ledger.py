@@ -9,9 +9,16 @@ loudly. Paper values are inputs (stored with their seed line), never outputs.
 Status
 ------
 ``holds`` | ``refuted`` (with a counterexample a test recomputes) | ``holds-with-correction`` (true
-after a stated correction, given in the evidence) | ``not-reproduced`` (a figure or experiment claim our
-setting cannot decide: stand-in data, a model far smaller than the paper's; the reason says why) |
-``open`` (with the reason).
+after a stated correction, given in the evidence) | ``not-reproduced`` (a figure or experiment claim that
+needs something the suite cannot have, named in :class:`Missing`) | ``open`` (with the reason).
+
+Not reproduced
+--------------
+A ``not-reproduced`` verdict names what is missing in ``Verdict.missing`` (:class:`Missing`): a data set
+that is not available offline, a model family the suite does not train, or compute beyond what it can
+run (with a measured estimate). Run length, a grid, the number of seeds or a constant the paper leaves
+unstated are never a reason: the paper's setting is run, and unstated constants are varied over a stated
+range (``tests/test_not_reproduced.py`` enforces it).
 
 Evidence kind
 -------------
@@ -87,7 +94,8 @@ STATUS_DEFINITIONS = {
     "holds": "the statement is true as printed, with the evidence of its kind",
     "refuted": "a concrete counterexample (recomputed by a test) violates the statement; negative margin",
     "holds-with-correction": "true after a stated correction (given in the evidence), which was checked",
-    "not-reproduced": "our small-scale setting cannot decide it (stand-in data, smaller model); reason given",
+    "not-reproduced": "needs something the suite cannot have: a data set, a model family, or compute beyond "
+                      "what it can run (measured estimate); named in the verdict's `missing` field",
     "open": "undecided; the reason says what is missing",
 }
 EVIDENCE_DEFINITIONS = {
@@ -153,6 +161,34 @@ EXACT_ARITHMETIC = ("integer", "rational", "sympy")
 NON_FINDING_ORDER = ("open", "not-reproduced", "holds")
 
 
+#: what a not-reproduced verdict may name as missing (Missing.kind)
+MISSING_KINDS = ("data set", "model family", "compute")
+MISSING_DEFINITIONS = {
+    "data set": "the paper's data set is not available offline (a stand-in is not the paper's data)",
+    "model family": "the paper's model family (e.g. a CNN or LSTM of its size) is not trained by the suite",
+    "compute": "the paper's setting needs compute beyond what the suite can run; the estimate is measured",
+}
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What a ``not-reproduced`` verdict lacks: ``kind`` (:data:`MISSING_KINDS`), ``what`` (named: "USPS",
+    "the paper's CNN (Fig. 6(c))"), and for ``compute`` a measured ``estimate`` ("12.3 s per run measured
+    x 4,000 runs = 13.7 CPU-hours")."""
+
+    kind: str
+    what: str
+    estimate: str = ""
+
+    def __post_init__(self):
+        if self.kind not in MISSING_KINDS:
+            raise ValueError(f"missing kind must be one of {MISSING_KINDS}, got {self.kind!r}")
+        if not self.what.strip():
+            raise ValueError("missing must name what is missing")
+        if self.kind == "compute" and not any(ch.isdigit() for ch in self.estimate):
+            raise ValueError("missing compute needs a measured estimate (with its numbers)")
+
+
 class HypothesisFails(AssertionError):
     """Raised by a claim's ``recheck`` when a counterexample does not satisfy the claim's hypotheses."""
 
@@ -213,6 +249,7 @@ class Verdict:
     why: str = ""  # the argument, with its deciding numbers (required unless the status is holds)
     readings: tuple = ()  # Reading values: the one this status uses first, then the alternatives checked
     arithmetic: tuple = ()  # what the computation used, from ARITHMETIC
+    missing: Optional[Missing] = None  # what a not-reproduced verdict lacks (required for it, else None)
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -223,6 +260,10 @@ class Verdict:
             raise ValueError("a refuted verdict needs a concrete counterexample")
         if self.status in ("open", "not-reproduced") and not self.reason:
             raise ValueError(f"a {self.status} verdict needs a reason")
+        if self.status == "not-reproduced" and not isinstance(self.missing, Missing):
+            raise ValueError("a not-reproduced verdict names what is missing: missing=Missing(kind, what[, estimate])")
+        if self.status != "not-reproduced" and self.missing is not None:
+            raise ValueError(f"only a not-reproduced verdict names what is missing, not {self.status!r}")
         if self.evidence_kind == "sampled" and "points" not in self.evidence:
             raise ValueError("sampled evidence must state the number of points under evidence['points']")
         self.arithmetic = tuple(self.arithmetic)

@@ -69,7 +69,7 @@ BATCH_SIZE = 24
 #: how many findings a paper's summary names (the table below it lists them all)
 TOP_FINDINGS = 5
 VERDICT_KEYS = ("status", "evidence_kind", "margin", "evidence", "counterexample", "reason", "why", "readings",
-                "arithmetic")
+                "arithmetic", "missing")
 #: what the ledger says of a claim beside its verdict
 CLAIM_KEYS = ("result", "role", "cause")
 
@@ -119,7 +119,9 @@ def evaluate_claim(claim_id: str, source: str = "") -> dict:
     return jsonable({"status": v.status, "evidence_kind": v.evidence_kind, "margin": v.margin,
                      "evidence": v.evidence, "counterexample": v.counterexample, "reason": v.reason,
                      "why": v.why, "readings": [dataclasses.asdict(r) for r in v.readings],
-                     "arithmetic": list(v.arithmetic), "seconds": seconds})
+                     "arithmetic": list(v.arithmetic),
+                     "missing": dataclasses.asdict(v.missing) if v.missing is not None else None,
+                     "seconds": seconds})
 
 
 def _figure_state(figure: str) -> str:
@@ -185,6 +187,7 @@ def _entry(c: ledger.Claim, result) -> dict:
     entry["why"] = entry["why"] or ""
     entry["readings"] = entry["readings"] or []
     entry["arithmetic"] = entry["arithmetic"] or []
+    entry["missing"] = entry["missing"] or None
     entry["severity"] = None  # set by with_severities, which needs every conclusion's status
     entry["problem"] = problem_of(entry)
     return stable(entry)
@@ -207,7 +210,7 @@ def _import_error_entry(module: str, error: str) -> dict:
     entry = {"id": module, "seed": "import", "lines": "", "statement": f"claim module {module} imports",
              "recorded": None, "figure": None, "status": ERROR, "evidence_kind": None, "margin": None,
              "evidence": {}, "counterexample": None, "reason": error, "severity": None, "result": None,
-             "role": None, "cause": None, "why": "", "readings": [], "arithmetic": []}
+             "role": None, "cause": None, "why": "", "readings": [], "arithmetic": [], "missing": None}
     entry["problem"] = problem_of(entry)
     return entry
 
@@ -403,6 +406,14 @@ def why_text(e: dict) -> str:
     return e.get("why") or (e["reason"] if e["status"] != "holds" else "") or ""
 
 
+def missing_text(e: dict) -> str:
+    """What a not-reproduced verdict lacks: "data set: USPS (...)", with a compute estimate when it has one."""
+    m = e.get("missing")
+    if not m:
+        return ""
+    return f"{m['kind']}: {m['what']}" + (f" (estimate: {m['estimate']})" if m.get("estimate") else "")
+
+
 def reading_text(e: dict) -> str:
     """"refuted under every reading considered: A (L1); B (L2)" or "refuted under A (L1); holds under B (L2)"."""
     readings = e.get("readings") or []
@@ -505,6 +516,9 @@ def definitions_markdown() -> List[str]:
     lines = ["<details><summary>Definitions (margin, statuses, evidence kinds, roles, severity, problems)</summary>",
              "", f"**Margin.** {ledger.MARGIN_DEFINITION}", "", "**Statuses.**", ""]
     lines += [f"- `{s}`: {d}" for s, d in ledger.STATUS_DEFINITIONS.items()]
+    lines += ["", "**Missing** (what a `not-reproduced` verdict lacks; run length, a grid, the number of seeds or "
+              "an unstated constant never count).", ""]
+    lines += [f"- `{k}`: {d}" for k, d in ledger.MISSING_DEFINITIONS.items()]
     lines += ["", "**Evidence kinds** (strongest first).", ""]
     lines += [f"- `{k}`: {d}" for k, d in ledger.EVIDENCE_DEFINITIONS.items()]
     lines += ["", "**Roles** (what a claim is within its paper result).", ""]
@@ -522,11 +536,14 @@ def _cx_markdown(cx) -> str:
 
 
 def _argument_markdown(e: dict, md_dir: Path) -> str:
-    """The statement cell: the statement, then the why, the reading and the cause."""
+    """The statement cell: the statement, then the why, what is missing, the reading and the cause."""
     text = _cell(e["statement"])
     why = why_text(e)
     if why:
         text += f"<br>**Why:** {_cell(why)}"
+    missing = missing_text(e)
+    if missing:
+        text += f"<br>**Missing:** {_cell(missing)}"
     reading = reading_text(e)
     if reading:
         text += f"<br>**Reading:** {_cell(reading)}"
@@ -618,7 +635,7 @@ def _row(e: dict, html_dir: Path, page: str) -> dict:
     return {"id": e["id"], "id_parts": e["id"].split("."), "page": page, "lines": e["lines"],
             "lines_value": first_line if math.isfinite(first_line) else "",
             "statement": e["statement"], "reason": e["reason"], "why": why_text(e), "reading": reading_text(e),
-            "cause": e.get("cause") if is_finding(e) else None, "result": e.get("result") or "",
+            "missing": missing_text(e), "cause": e.get("cause") if is_finding(e) else None, "result": e.get("result") or "",
             "role": e.get("role") or "", "status": e["status"], "status_text": status_text(e),
             "problem": e["problem"], "severity": e["severity"], "rank": order_key(e)[0] * 10 + order_key(e)[1],
             "evidence_kind": e["evidence_kind"], "margin": format_margin(e["margin"]),
@@ -660,6 +677,7 @@ def site_view(entries: List[dict], papers: Dict[str, Paper], html_dir: Path) -> 
     problems = [_row(e, html_dir, page_of.get(e["seed"], "index.html")) for e in ordered(entries) if e["problem"]]
     return {"summary": summary_line(entries), "margin_definition": ledger.MARGIN_DEFINITION,
             "statuses": list(ledger.STATUS_DEFINITIONS.items()),
+            "missing_kinds": list(ledger.MISSING_DEFINITIONS.items()),
             "evidence_kinds": list(ledger.EVIDENCE_DEFINITIONS.items()),
             "roles": list(ledger.ROLE_DEFINITIONS.items()),
             "severities": [(s, ledger.SEVERITY_DEFINITIONS[s]) for s in ledger.SEVERITIES],

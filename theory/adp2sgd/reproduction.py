@@ -16,7 +16,7 @@ import numpy as np
 
 from repro import decentralized_experiments as X
 from theory.figure_evidence import load
-from theory.ledger import Verdict, claim
+from theory.ledger import Missing, Verdict, claim
 
 
 def _rows(name: str) -> tuple[list[dict], str]:
@@ -127,4 +127,7 @@ def large_batch() -> Verdict:
                    reason="" if status == "holds" else
                    "SYNC does not collapse at 2X batch and 2X learning rate in our setting (per-sample clipping bounds "
                    "every step; the paper's collapse is reported for EfficientNet-B0 and an LSTM, not reproducible with "
-                   "a small MLP): neither confirmed nor refuted")
+                   "a small MLP): neither confirmed nor refuted",
+                   missing=None if status == "holds" else Missing(
+                       "data set", "CIFAR-10 and SWB300, on which the paper reports the collapse (EfficientNet-B0 and an "
+                                   "LSTM, L255); neither is available offline, and the suite trains no CNN or LSTM"))

@@ -8,7 +8,7 @@ beats DP-Fed" when some sigma > 0 has a higher mean with Welch p < 0.05.
 from __future__ import annotations
 
 from theory.figure_evidence import load
-from theory.ledger import Verdict, claim
+from theory.ledger import Missing, Verdict, claim
 
 ALPHA = 0.05
 
@@ -48,7 +48,9 @@ def table2_reproduction() -> Verdict:
         return Verdict("holds", "sampled", n_won / len(won) - 0.75, evidence=ev)
     return Verdict("not-reproduced", "sampled", None, evidence=ev,
                    reason=f"LS significantly better (Welch p < {ALPHA}) in {n_won} of {len(won)} settings at our scale "
-                          "(4000 images, 800 clients of 5, 10 seeds); the paper's 50k-image runs are not reproduced")
+                          "(4000 images, 800 clients of 5, 10 seeds); the paper's 50k-image runs are not reproduced",
+                   missing=Missing("data set", "MNIST's 50K training images split into 1000 clients of 50 (L312); "
+                                               "only the 5,000-image MNIST-5k ships offline"))
 
 
 @claim(id="004.fig-6.membership-inference", seed="004", lines="L386-L398",
@@ -64,4 +66,6 @@ def fig6_membership() -> Verdict:
                    evidence={"points": len(rows), "mean_auc": means, "source": source},
                    reason="at MNIST-5k scale the linear model barely overfits: even the non-DP AUC is "
                           f"{means.get('non-DP', float('nan')):.3f}, so there is no leakage for DP to remove; the paper's "
-                          "SVHN CNN (3.4M parameters) is GPU scale")
+                          "SVHN CNN (3.4M parameters) is GPU scale",
+                   missing=Missing("data set", "SVHN (Fig. 6 attacks the paper's SVHN CNN, L386-L398); not available "
+                                               "offline, and the suite trains no CNN"))
