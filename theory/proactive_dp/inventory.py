@@ -14,6 +14,8 @@ _CITED = "cited from another paper, not re-derived"
 ITEMS = (
     # --- abstract and introduction -----------------------------------------------------------------------
     Item("text", "abstract: sigma = sqrt(2(eps + ln(1/delta)))/eps", "L8", claims=("002.thm-3.1.sigma-form-abstract",)),
+    Item("text", "introduction: sigma = sqrt(2(eps + ln(1/delta)))/eps, the closed-form relation of eps, delta, sigma", "L16",
+         claims=("002.thm-3.1.sigma-form-abstract",)),
     Item("text", "abstract: (2/e)^2 k^2 - 1/2 >= ln N", "L8", claims=("002.thm-3.1.abstract-condition",)),
     Item("text", "abstract: T at least ~ 2k^2/eps", "L8", claims=("002.thm-3.1.T-about-2k2-over-eps", "002.abstract.T-2k2-suffices")),
     Item("text", "abstract: a factor ~4 below 2k^2/eps violates DP", "L8", claims=("002.thm-3.2.factor-4-abstract",)),

@@ -41,7 +41,7 @@ EPS, L, SIG, K_, N_ = sp.symbols("epsilon L sigma k N", positive=True)  # L = ln
 #: (6) and its printed variants, as sympy expressions of (epsilon, L); the lines are where each is printed.
 SIGMA_FORMS = {
     "(1) L32, (6) L132, L154, (35) L854, (62) L1086": sp.sqrt(2 * (EPS + L) / EPS),
-    "abstract L8 (twice)": sp.sqrt(2 * (EPS + L)) / EPS,
+    "abstract L8 (twice) and introduction L16": sp.sqrt(2 * (EPS + L)) / EPS,
     "C.3 L1294, L1304": sp.sqrt(2 * (EPS + L)) / EPS,
     "E L1631": sp.sqrt(2 * (EPS + L)) / EPS,
 }
@@ -79,11 +79,12 @@ def recheck_sigma_form(cx: dict) -> float:
     return -abs(printed - eq6) / eq6
 
 
-@claim(id="002.thm-3.1.sigma-form-abstract", seed="002", lines="L8", recheck=recheck_sigma_form,
-       statement="The abstract's sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6) of Theorem 3.1.",
+@claim(id="002.thm-3.1.sigma-form-abstract", seed="002", lines="L8, L16", recheck=recheck_sigma_form,
+       statement="The abstract's (and the introduction's, L16) sigma = sqrt(2(eps + ln(1/delta)))/eps is the relation (6) "
+                 "of Theorem 3.1.",
        recorded="refuted", result="L8", role="typo", cause="002-sigma-form-eps-outside-root")
 def check_sigma_form_abstract() -> Verdict:
-    return _sigma_form_verdict("abstract L8 (twice)")
+    return _sigma_form_verdict("abstract L8 (twice) and introduction L16")
 
 
 @claim(id="002.thm-3.1.sigma-form-C3", seed="002", lines="L1294, L1304", recheck=recheck_sigma_form,
