@@ -251,3 +251,8 @@ DELTA_STANDARD = {"hundred": Printed("100", "L1554"), "one": Printed("1", "L1558
 #: Lemma D.1 (L840), Theorem D.3's (15) (L1073); Examples 3 and 5 take r0 = 1/e (EXAMPLES[3/5]["inputs"]["r0"]).
 R0_RANGE = {"theorem_3.1": ("r0 < 1/e", "L182"), "proof_d2": ("r0 <= 1/e", "L923"), "lemma_d1": ("r0 < 1", "L840"),
             "theorem_d3_(15)": ("r0 <= 1/e", "L1073")}
+
+#: Theorem D.3 case 1 (L1107, repeated at L1362-1366): "we can choose alpha =" this expression (sympy syntax; B is
+#: B_{alpha=0}(p, r0, sigma), s = s_{0,c}/m^p), and the order the text draws from it (L1108, L1382; used at L1386).
+CASE1_ALPHA_CHOICE = ("(1+gamma)**p*((p+1)*B)**(p/(1+p))*(1-alpha)**(-2*p/(1+2*p))*eps**(p/(1+2*p))*s/N_c", "L1107, L1362")
+CASE1_ALPHA_ORDER = ("eps**(p/(1+2*p))*s/N_c", "L1108, L1382")
