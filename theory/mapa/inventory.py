@@ -57,7 +57,7 @@ ITEMS = (
          claims=("003.eq-6.second-moment", "003.thm-4.bound-true-variance")),
     Item("theorem", "Theorem 2 (error bound of AUDP with step size (10))", "L253-L266",
          claims=("003.thm-2.statement", "003.thm-2.eq-26", "003.thm-2.eq-27", "003.thm-2.eq-28", "003.thm-2.quadratic-check",
-                 "003.thm-2.bounded-iterates")),
+                 "003.thm-2.bounded-iterates", "003.thm-2.drop-negative-term")),
     Item("display", "(10) step size of AUDP", "L257", claims=("003.thm-2.statement",)),
     Item("text", "Theorem 2 holds for any zero-mean noise with bounded variance", "L268",
          claims=("003.thm-4.bound-true-variance",)),

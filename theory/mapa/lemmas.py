@@ -237,3 +237,26 @@ def four_term_identity() -> Verdict:
     return Verdict("holds" if ok else "open", "symbolic", margin=0.0,
                    evidence={"dimension": n, "f": "generic differentiable f (sympy Function)", "identity": bool(ok)},
                    reason="" if ok else "sympy did not reduce the difference to 0", arithmetic=("sympy",))
+
+
+@claim(id="003.thm-2.drop-negative-term", seed="003", lines="L240, L773",
+       statement="When gamma_t is in (0, 1/L) the term -sum (gamma_t - L gamma_t^2)/2 E||g~||^2 of Lemma 1 is <= 0 and can be removed.",
+       recorded="holds", result="Theorem 2", role="proof-step")
+def drop_negative_term() -> Verdict:
+    import sympy
+
+    g, L, e = sympy.symbols("gamma L E", positive=True)  # E stands for E||g~||^2 >= 0
+    term = -(g - L * g ** 2) / 2 * e
+    # on 0 < gamma < 1/L write gamma = 1/(L(1 + u)) with u > 0 (every such gamma, one to one)
+    u = sympy.Symbol("u", positive=True)
+    on_interval = sympy.factor(term.subs(g, 1 / (L * (1 + u))))
+    nonpositive = bool(on_interval.is_nonpositive)
+    # step size (10) lies in (0, 1/L): 1/gamma_t - L = L tau + sqrt(Delta_b+1) sqrt t > 0 for t >= 1
+    tau, db = sympy.symbols("tau Delta_b", nonnegative=True)
+    t = sympy.Symbol("t", positive=True)
+    inside = bool(sympy.expand(L * (tau + 1) + sympy.sqrt(db + 1) * sympy.sqrt(t) - L).is_positive)
+    ok = nonpositive and inside
+    return Verdict("holds" if ok else "open", "symbolic", margin=0.0,
+                   evidence={"term_at_gamma=1/(L(1+u))": str(on_interval), "nonpositive_for_u>0": nonpositive,
+                             "step_(10)_in_(0,1/L)_for_t>=1": inside},
+                   reason="" if ok else "sympy could not decide a sign", arithmetic=("sympy",))
