@@ -29,6 +29,8 @@ ITEMS = (
     Item("text", "eps = 0.15 for MNIST/LeNet", "L46", claims=("002.experiments.table-4",)),
     Item("text", "93% test accuracy vs 98% without DP (MNIST)", "L46", reason=_GPU),
     Item("text", "eps < 0.5 gives e^eps < 1.65; delta = 1/N or 1/(10N)", "L66", claims=("002.text.L66-e-eps",)),
+    Item("text", "(eps, delta)-DP bounds the absolute privacy loss by eps with probability >= 1 - delta (Dwork-Roth)", "L66",
+         claims=("002.text.L66-loss-reading",)),
     Item("text", "explicit constant ~ sqrt(2) (c2/sqrt(c1) in (5))", "L128",
          reason="a reading of (6) as (5) for eps << ln(1/delta); checked through (6) (claim 002.thm-3.1.sigma-form-main)"),
     Item("text", "the simulations use parameters satisfying (32), (33), (34), (62) of Theorem B.4", "L128",
