@@ -51,6 +51,10 @@ ITEMS = (
     Item("display", "(6) sigma = sqrt(2(eps + ln(1/delta))/eps)", "L132", claims=("002.thm-3.1.sigma-form-main", "002.calc-D4.step1")),
     Item("display", "(7) (2/e)^2 k^2 >= 1/2 + ln(1/delta)", "L146", claims=("002.thm-3.1.abstract-condition", "002.thm-3.1.k-condition")),
     Item("display", "(8) T >= gamma theta^2 k^2/eps", "L148", claims=("002.thm-3.1.guarantee", "002.thm-3.1.eq63-eq8")),
+    Item("text", "main text's form of Theorem B.4: (8) = (34), T >= max{e theta sigma, theta/h(sigma)} k = (32), "
+                 "eps <= gamma h(sigma) k = (33)", "L154", claims=("002.thm-3.1.L154-restatement",)),
+    Item("text", "footnote 3: the derivation of T >= max{e theta sigma, theta/h(sigma)} k from (32)", "L162",
+         claims=("002.thm-3.1.L154-restatement",)),
     Item("theorem", "Theorem 3.2 (tightness, existence)", "L166-172", claims=("002.thm-3.2.existence", "002.thm-3.2.factor-2gamma-tables")),
     Item("text", "(6) solves for a close to tight eps", "L187", claims=("002.thm-3.1.eq6-close-to-tight",)),
     Item("text", "proactive flow: delta = 1/N, (6) gives a close to tight eps", "L211", claims=("002.thm-3.1.eq6-close-to-tight",)),
@@ -74,6 +78,9 @@ ITEMS = (
     Item("display", "(10) Hogwild recursion", "L357", reason=_DEF),
     # --- appendix B -------------------------------------------------------------------------------------------
     Item("theorem", "Theorem B.1 (Abadi et al. Theorem 1, as quoted)", "L440-442", claims=("002.thm-B1.moments-accountant",)),
+    Item("display", "(11) sigma >= c2 z sqrt(ln(1/delta)/eps), z = (K/N) sqrt(1/(T eps))", "L444-452",
+         claims=("002.thm-B1.eq11-eq12",)),
+    Item("display", "(12) T < c1 (K/N)^2/eps", "L454-456", claims=("002.thm-B1.eq11-eq12",)),
     Item("theorem", "Theorem B.2", "L464-478", claims=("002.thm-B2.guarantee", "002.moments.cauchy-schwarz",
                                                      "002.moments.constant-closed-forms", "002.cx.bounded-decreasing")),
     Item("text", "Theorem B.4 generalises Theorem B.1 using the core lemma (lemma reference)", "L484",
@@ -134,6 +141,10 @@ ITEMS = (
     Item("remark", "increasing sample sizes: theta = 1 + p", "L1124", claims=("002.remark.theta-1-plus-p",)),
     Item("remark", "reusing the local data set: k <= eps N/(gamma theta^2); eps = 0.2, N = 1e4 give k <= 1000, 10-20 tasks",
          "L1126", claims=("002.remark.L1126-reuse",)),
+    Item("remark", "choosing eps: T <= K gives eps >= k/N, eps = Omega(1/N), sigma = Theta(sqrt(N ln N))", "L1128",
+         claims=("002.remark.fn17-L1128-bounds",)),
+    Item("text", "footnote 17: K <= eps N^2/(gamma theta^2), T <= eps (N/s-bar)^2/(gamma theta^2)", "L1144",
+         claims=("002.remark.fn17-L1128-bounds",)),
     Item("text", "eps = 0.05 with sigma ~ 20 on LIBSVM, a significant improvement over the literature", "L1132",
          claims=("002.text.L213-sigma-20",)),
     # --- appendix C (f-DP) ------------------------------------------------------------------------------------
@@ -145,6 +156,8 @@ ITEMS = (
     Item("text", "C.1: tau with (c/2), the second form", "L1242", claims=("002.appC.tau-c-over-2",)),
     Item("text", "C.1: inversion b = eps/mu", "L1248-1260", claims=("002.appC.C1-inversion",)),
     Item("text", "C.2: tau at T_min", "L1262-1280", claims=("002.appC.C2-tau-at-Tmin", "002.thm-3.2.existence")),
+    Item("text", "C.2: c = sqrt(eps/(gamma theta^2)) = k/sqrt(T) = K/sqrt(TN) = s sqrt(T)/N", "L1266",
+         claims=("002.appC.C2-c-forms",)),
     Item("text", "C.3: sets H, G and the k-condition", "L1294-1304", claims=("002.appC.C3-k-condition", "002.thm-3.1.sigma-form-C3")),
     Item("text", "C.3: bounded leakage for T_min <= T <= K", "L1320-1324", claims=("002.appC.C3-bounded-leakage",)),
     # --- experiments ------------------------------------------------------------------------------------------

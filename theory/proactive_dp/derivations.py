@@ -1,0 +1,137 @@
+r"""Seed 002's short derivations in the running text and remarks, checked with sympy (002_13c470b90c68bab6.txt, issue 31):
+the reading of Theorem B.1 as (11)-(12) (L444-456), the main text's restatement of Theorem B.4 (L154, footnote 3 at
+L162), the bounds of footnote 17 and of the remark "Choosing eps" (L1128, L1144) and the forms of $c$ in C.2 (L1266).
+
+Each equivalence of two inequalities between positive quantities, $X\ge Y\iff U\ge V$, is checked as the identity
+$X/Y=U/V$ (or of their squares) after the paper's substitution; sympy must return 0 for the difference.
+Symbols are positive, as the paper's quantities are.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from theory.ledger import HypothesisFails, Verdict, claim
+
+EPS, DELTA_L, N, K, T, S, SBAR, KK, GAM, TH, SIG, C1, C2, Z, HH = sp.symbols(
+    "epsilon L N K T s sbar k gamma theta sigma c1 c2 z h", positive=True)  # L = ln(1/delta), KK = k = K/N, HH = h(sigma)
+
+
+def _zero(expr) -> bool:
+    return sp.simplify(expr) == 0
+
+
+@claim(id="002.thm-B1.eq11-eq12", seed="002", lines="L444-456", statement=(
+    "With z = (s/N) sqrt(T/eps), Theorem B.1's eps condition is 1/sqrt(c1) < z and its sigma bound is (11) "
+    "sigma >= c2 z sqrt(ln(1/delta)/eps); with T = K/s, z = (K/N) sqrt(1/(T eps)) and the condition is (12) "
+    "T < c1 (K/N)^2/eps."), recorded="holds", result="Theorem B.1", role="remark")
+def check_eq11_eq12() -> Verdict:
+    z = (S / N) * sp.sqrt(T / EPS)
+    checks = {
+        # eps < c1 T (s/N)^2  <=>  1 < c1 z^2  (ratios of the two sides agree)
+        "eps condition <=> 1/sqrt(c1) < z": _zero(C1 * T * (S / N) ** 2 / EPS - C1 * z ** 2),
+        # sigma >= c2 (s/N) sqrt(T L)/eps  equals  c2 z sqrt(L/eps)
+        "(11) is B.1's sigma bound": _zero(C2 * (S / N) * sp.sqrt(T * DELTA_L) / EPS - C2 * z * sp.sqrt(DELTA_L / EPS)),
+        "z at s = K/T": _zero(z.subs(S, K / T) - (K / N) * sp.sqrt(1 / (T * EPS))),
+        # 1/sqrt(c1) < z  <=>  T < c1 (K/N)^2/eps : c1 z^2 = (c1 (K/N)^2/eps)/T at s = K/T
+        "(12)": _zero((C1 * z ** 2).subs(S, K / T) - (C1 * (K / N) ** 2 / EPS) / T),
+        "eps condition at s = K/T is (12) directly": _zero((C1 * T * (S / N) ** 2 / EPS).subs(S, K / T)
+                                                          - (C1 * (K / N) ** 2 / EPS) / T),
+    }
+    ev = {"checks": checks, "domain": "all positive s, N, T, K, eps, c1, c2, ln(1/delta) (sympy)",
+          "note": "an interpretation of Theorem B.1; the theorem itself is claim 002.thm-B1.moments-accountant"}
+    if all(checks.values()):
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    bad = [k for k, v in checks.items() if not v]
+    return Verdict("refuted", "symbolic", -1.0, ev, arithmetic=("sympy",), why=f"sympy does not reduce {bad} to 0",
+                   counterexample={"failed": bad})
+
+
+@claim(id="002.thm-3.1.L154-restatement", seed="002", lines="L154, L162", statement=(
+    "The main text's form of Theorem B.4 is its (32)-(34): with s-bar = kN/T and sigma of (1), (32) is T >= max{e theta "
+    "sigma, theta/h(sigma)} k (footnote 3), (33) is eps <= gamma h(sigma) k and (34) is (8)."), recorded="holds",
+       result="Theorem B.4", role="remark")
+def check_l154() -> Verdict:
+    g_branches = {"g = 1/(e sigma)": 1 / (sp.E * SIG), "g = h(sigma)": HH}
+    max_branches = {"g = 1/(e sigma)": sp.E * TH * SIG, "g = h(sigma)": TH / HH}
+    checks = {}
+    for name, gval in g_branches.items():
+        # (32): sbar <= g N/theta, ratio (g N/theta)/sbar at sbar = kN/T; L154: T >= (max term) k, ratio T/(max term k)
+        checks[f"(32) <=> L154, branch {name}"] = _zero((gval * N / TH) / (KK * N / T) - T / (max_branches[name] * KK))
+    # max{e theta sigma, theta/h} = theta/min{1/(e sigma), h}: the branch of the max is the branch of g's min
+    checks["max{e theta sigma, theta/h} = theta/g"] = _zero(sp.Max(sp.E * TH * SIG, TH / HH)
+                                                          - TH / sp.Min(1 / (sp.E * SIG), HH)) or all(
+        _zero(max_branches[b] - TH / g_branches[b]) for b in g_branches)
+    # (33): eps <= gamma h K/N with K = kN
+    checks["(33) <=> eps <= gamma h k"] = _zero(GAM * HH * (KK * N) / N - GAM * HH * KK)
+    # (34): eps >= gamma theta^2 (K/N)(sbar/N) with K = kN, sbar = K/T  <=>  T >= gamma theta^2 k^2/eps (8)
+    checks["(34) <=> (8)"] = _zero(EPS / (GAM * TH ** 2 * KK * (KK * N / T) / N) - T / (GAM * TH ** 2 * KK ** 2 / EPS))
+    ev = {"checks": checks, "domain": "all positive k, N, T, theta, sigma, h, gamma, eps (sympy), both branches of g's min"}
+    if all(checks.values()):
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    bad = [k for k, v in checks.items() if not v]
+    return Verdict("refuted", "symbolic", -1.0, ev, arithmetic=("sympy",), why=f"sympy does not reduce {bad} to 0",
+                   counterexample={"failed": bad})
+
+
+@claim(id="002.remark.fn17-L1128-bounds", seed="002", lines="L1128, L1144", statement=(
+    "From (8) and T <= K = kN: k <= eps N/(gamma theta^2), K <= eps N^2/(gamma theta^2), T <= eps (N/s-bar)^2/(gamma "
+    "theta^2) (footnote 17), eps >= k/N (gamma theta^2 >= 1), and eps = c/N gives sigma of (6) = Theta(sqrt(N ln N))."),
+       recorded="holds", result="Theorem 3.1", role="remark")
+def check_fn17_l1128() -> Verdict:
+    t8 = GAM * TH ** 2 * KK ** 2 / EPS  # (8)'s lower bound on T
+    c = sp.Symbol("c", positive=True)
+    sigma6 = sp.sqrt(2 * (EPS + sp.log(N)) / EPS)  # (6) at delta = 1/N
+    checks = {
+        # kN >= T >= t8  =>  kN >= t8  <=>  k <= eps N/(gamma theta^2): ratios kN/t8 and (eps N/(gamma theta^2))/k agree
+        "k <= eps N/(gamma theta^2)": _zero(KK * N / t8 - (EPS * N / (GAM * TH ** 2)) / KK),
+        "K = kN <= eps N^2/(gamma theta^2)": _zero((EPS * N ** 2 / (GAM * TH ** 2)) / (KK * N) - (EPS * N / (GAM * TH ** 2)) / KK),
+        # T >= gamma theta^2 k^2/eps with k = sbar T/N  <=>  T <= eps (N/sbar)^2/(gamma theta^2)
+        "T <= eps (N/sbar)^2/(gamma theta^2)": _zero((T / t8).subs(KK, SBAR * T / N)
+                                                     - (EPS * (N / SBAR) ** 2 / (GAM * TH ** 2)) / T),
+        # kN >= t8  <=>  eps >= gamma theta^2 k/N; the remark drops gamma theta^2 >= 2 >= 1
+        "eps >= gamma theta^2 k/N": _zero(KK * N / t8 - EPS / (GAM * TH ** 2 * KK / N)),
+        "sigma^2/(N ln N) -> 2/c at eps = c/N": sp.simplify(sp.limit((sigma6 ** 2 / (N * sp.log(N))).subs(EPS, c / N), N, sp.oo)
+                                                            - 2 / c) == 0,
+    }
+    ev = {"checks": checks, "domain": "all positive k, N, T, s-bar, theta, gamma, eps, c (sympy); gamma >= 2 and theta >= 1 "
+                                      "(Theorem 3.1) give gamma theta^2 >= 1 for 'eps >= k/N'"}
+    if all(checks.values()):
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    bad = [k for k, v in checks.items() if not v]
+    return Verdict("refuted", "symbolic", -1.0, ev, arithmetic=("sympy",), why=f"sympy does not reduce {bad} to 0",
+                   counterexample={"failed": bad})
+
+
+#: the forms of c printed at L1266, as functions of (k, N, T) with K = kN and s = K/T at T = T_min (theta = 1)
+C_FORMS = {"k/sqrt(T)": KK / sp.sqrt(T), "K/sqrt(TN)": (KK * N) / sp.sqrt(T * N), "s sqrt(T)/N": (KK * N / T) * sp.sqrt(T) / N}
+
+
+def recheck_c_forms(cx: dict) -> float:
+    """-|K/sqrt(TN) - k/sqrt(T)|/(k/sqrt(T)) at the counterexample's (k, N, T) (floats)."""
+    k, n, t = float(cx["k"]), float(cx["n"]), float(cx["T"])
+    if min(k, n, t) <= 0:
+        raise HypothesisFails("k, N, T must be positive")
+    c, printed = k / t ** 0.5, k * n / (t * n) ** 0.5
+    return -abs(printed - c) / c
+
+
+@claim(id="002.appC.C2-c-forms", seed="002", lines="L1264-1266", recheck=recheck_c_forms, statement=(
+    "At T = gamma theta^2 k^2/eps the forms of c printed at L1266 agree: sqrt(eps/(gamma theta^2)) = k/sqrt(T) = "
+    "K/sqrt(TN) = s sqrt(T)/N (K = kN, s = K/T)."), recorded="refuted", result="Theorem 3.2", role="typo")
+def check_c_forms() -> Verdict:
+    t_min = GAM * TH ** 2 * KK ** 2 / EPS
+    first = sp.sqrt(EPS / (GAM * TH ** 2))
+    diffs = {name: sp.simplify(form.subs(T, t_min) - first) for name, form in C_FORMS.items()}
+    bad = [name for name, d in diffs.items() if d != 0]
+    ratio = sp.simplify(C_FORMS["K/sqrt(TN)"] / C_FORMS["k/sqrt(T)"])
+    ev = {"differences_at_T_min": {k: str(v) for k, v in diffs.items()}, "ratio_K_over_sqrt_TN_to_k_over_sqrt_T": str(ratio),
+          "domain": "all positive k, N, eps, gamma, theta (sympy)",
+          "margin_unit": "relative: -|K/sqrt(TN) - k/sqrt(T)|/(k/sqrt(T)) at Table 9's setting"}
+    if not bad:
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    cx = {"k": 5, "n": 10_000, "T": 1918}  # Table 9's setting: k = 5, N = 1e4, T_min = 1918 (D.4)
+    margin = recheck_c_forms(cx)
+    why = (f"K/sqrt(TN) = kN/sqrt(TN) = {ratio} x k/sqrt(T), not k/sqrt(T): the N belongs outside the root, "
+           f"K/(N sqrt(T)) (sympy: difference at T_min {diffs['K/sqrt(TN)']}). The neighbours k/sqrt(T) and s sqrt(T)/N "
+           f"agree with sqrt(eps/(gamma theta^2)), and C.2 goes on with c = sqrt(eps/(gamma theta^2)): a typo.")
+    return Verdict("refuted", "symbolic", margin, ev, arithmetic=("sympy", "float"), why=why, counterexample=cx)
