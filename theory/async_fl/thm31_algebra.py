@@ -33,8 +33,8 @@ def _identity(lhs, rhs) -> bool:
 
 
 @claim(id="000.thm-3.1.proof-algebra", seed="000", result="Theorem 3.1", role="proof-step",
-       lines="L949-1013, L1019-1023, L1031-1035",
-       statement="The algebra of Theorem 3.1's proof: S'_1 <= r0; L959 <=> L963 <=> L967; lam + 1 <= c0 eps/(2S_2) makes L967 "
+       lines="L947-1013, L1019-1023, L1031-1035",
+       statement="The algebra of Theorem 3.1's proof: S'_1 <= r0; Lemma D.1 summed over the rounds is L951; L959 <=> L963 <=> L967; lam + 1 <= c0 eps/(2S_2) makes L967 "
                  "follow from c0(1 + (r/(2r0)) c0 (S_3/S_2^2) eps) <= 1 (L979); eps = c1 T Shat_1^2 = c1 S_1 S'_1; "
                  "S_1S_3/S_2^2 = Shat_1Shat_3/Shat_2^2; (L987) is implied by c1 <= (1-c0)/((r rho/2) c0^2) (L999); "
                  "S'_1 = S_1 sigma^2/T, S_1^2/S_2 = T Shat_1^2/Shat_2 and lam + 1 <= (c0c1/2) rho_hat sigma^2 (L1013); "
@@ -49,6 +49,17 @@ def check_proof_algebra() -> Verdict:
     # L949: S'_1 = (1/T) sum s_i sigma/N_c <= r0 when every s_i/N_c <= r0/sigma (an average of terms <= r0)
     q_ratio = sympy.Symbol("x", **_POS)  # s_i/N_c = x r0/sigma with 0 < x <= 1
     checks["L949 S'_1 <= r0 (per round term s sigma/N_c = x r0)"] = _identity(q_ratio * r0 / sigma * sigma, q_ratio * r0)
+    # L951: Lemma D.1's per-round bound s^2 lam(lam+1)/(N(N-s)sigma^2) + (r/r0) s^3 lam^2(lam+1)/(N(N-s)^2 sigma^3) has the
+    # j = 2 and j = 3 terms of S_j (L947) as coefficients, so summing over the rounds gives S_2 lam(lam+1) + (r/r0) S_3 lam^2(lam+1)
+    size, n_c = sympy.symbols("s N_c", **_POS)
+
+    def term(j):
+        return size ** j / (n_c * (n_c - size) ** (j - 1) * sigma ** j)
+
+    d1_round = size ** 2 * lam * (lam + 1) / (n_c * (n_c - size) * sigma ** 2) \
+        + r / r0 * size ** 3 * lam ** 2 * (lam + 1) / (n_c * (n_c - size) ** 2 * sigma ** 3)
+    checks["L951 Lemma D.1 per round = S_2-term lam(lam+1) + (r/r0) S_3-term lam^2(lam+1)"] = _identity(
+        d1_round, term(2) * lam * (lam + 1) + r / r0 * term(3) * lam ** 2 * (lam + 1))
     # L959 -> L963 -> L967: divide by lam > 0, then factor (lam+1) S_2
     l959 = s2 * lam * (lam + 1) + r / r0 * s3 * lam ** 2 * (lam + 1) - lam * eps + lam * eps / 2
     l963 = s2 * (lam + 1) + r / r0 * s3 * lam * (1 + lam) - eps / 2
