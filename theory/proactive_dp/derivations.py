@@ -135,3 +135,66 @@ def check_c_forms() -> Verdict:
            f"K/(N sqrt(T)) (sympy: difference at T_min {diffs['K/sqrt(TN)']}). The neighbours k/sqrt(T) and s sqrt(T)/N "
            f"agree with sqrt(eps/(gamma theta^2)), and C.2 goes on with c = sqrt(eps/(gamma theta^2)): a typo.")
     return Verdict("refuted", "symbolic", margin, ev, arithmetic=("sympy", "float"), why=why, counterexample=cx)
+
+
+@claim(id="002.thm-3.1.sqrt2-constant", seed="002", lines="L128, L458, L1108-1112", statement=(
+    "For eps << ln(1/delta) the sigma of (6)/(62) is sqrt(2) sqrt(ln(1/delta)/eps) (the 'explicit constant ~ sqrt(2)', "
+    "c2 z ~ sqrt(2) in (11)); at T = T_min, z = 1/(sqrt(gamma) theta) is a constant and (63) is met with equality by "
+    "(62); with gamma = 2 (63)'s bound tends to sqrt(ln(1/delta)/(theta^2 (K/N)(s-bar/N))) (L1108)."),
+       recorded="holds", result="Theorem 3.1", role="remark")
+def check_sqrt2() -> Verdict:
+    sigma62 = sp.sqrt(2 * (EPS + DELTA_L) / EPS)
+    x = sp.Symbol("x", positive=True)  # x = eps/ln(1/delta)
+    t_min = GAM * TH ** 2 * KK ** 2 / EPS
+    z_tmin = ((KK * N / N) / sp.sqrt(T * EPS)).subs(T, t_min)  # z = (K/N) sqrt(1/(T eps)) with K = kN
+    bound63 = (N * sp.sqrt(T) / (KK * N)) * sp.sqrt(2 * (EPS + DELTA_L) / (GAM * TH ** 2))
+    bound_1106 = sp.sqrt(2 * (EPS + DELTA_L) / (GAM * TH ** 2 * KK * (SBAR / N)))  # (34) with (62), L1106
+    approx_1108 = sp.sqrt(DELTA_L / (TH ** 2 * KK * (SBAR / N)))
+    checks = {
+        "sigma(62)/sqrt(L/eps) -> sqrt(2) as eps/L -> 0": sp.limit(
+            sp.simplify((sigma62 / sp.sqrt(DELTA_L / EPS)).subs(EPS, x * DELTA_L)), x, 0) == sp.sqrt(2),
+        "z at T_min = 1/(sqrt(gamma) theta)": _zero(z_tmin - 1 / (sp.sqrt(GAM) * TH)),
+        "(63) at T_min equals sigma(62)": _zero(bound63.subs(T, t_min) - sigma62),
+        "L1106 bound at gamma = 2 / L1108 approximation -> 1 as eps/L -> 0": sp.limit(
+            sp.simplify((bound_1106.subs(GAM, 2) / approx_1108).subs(EPS, x * DELTA_L)), x, 0) == 1,
+    }
+    ev = {"checks": checks, "domain": "all positive eps, ln(1/delta), k, N, s-bar, gamma, theta (sympy; limits eps/ln(1/delta) -> 0)",
+          "note": "gamma ~ 2 is the paper's approximation; at its settings gamma of (55) is 3.1-4.6 "
+                  "(claim 002.thm-3.1.T-about-2k2-over-eps), which scales z and (63) by sqrt(2/gamma)"}
+    if all(checks.values()):
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    bad = [k for k, v in checks.items() if not v]
+    return Verdict("refuted", "symbolic", -1.0, ev, arithmetic=("sympy",), why=f"sympy does not give {bad}",
+                   counterexample={"failed": bad})
+
+
+RHO, RHO_HAT, Q = sp.symbols("rho rho_hat q", positive=True)
+#: the branch of c(x) Theorem B.4 is proved for: (41) L896-902 and c(c_1) at L826 have 2/(rho-hat x); L858 prints 2/(rho x)
+C_BRANCH = {"L826, (41) L896-902": 2 / (RHO_HAT * Z), "L858": 2 / (RHO * Z)}
+
+
+def recheck_l858(cx: dict) -> float:
+    """-|2/(rho x) - 2/(rho-hat x)|/(2/(rho-hat x)) for a constant sequence (rho = 1, rho-hat = 1 - q)."""
+    q = float(cx["q"])
+    if not 0 < q < 1:
+        raise HypothesisFails("q = s/N must lie in (0, 1)")
+    return -abs(1 / 1.0 - 1 / (1 - q)) / (1 / (1 - q))
+
+
+@claim(id="002.cx.L858-rho-vs-rho-hat", seed="002", lines="L858, L826, L896-902", recheck=recheck_l858, statement=(
+    "The branch of c(x) Theorem B.4's proof focuses on, printed c(x) = 2/(rho x) at L858, is the branch 2/(rho-hat x) of "
+    "c(x) (L826) and (41)."), recorded="refuted", result="Theorem B.4", role="typo")
+def check_l858() -> Verdict:
+    diff = sp.simplify(C_BRANCH["L858"] - C_BRANCH["L826, (41) L896-902"])
+    # constant sequence s_i = s (claim 002.moments.constant-closed-forms): rho = 1, rho-hat = 1 - q
+    at_const = sp.simplify(diff.subs({RHO: 1, RHO_HAT: 1 - Q}))
+    ev = {"difference": str(diff), "difference_constant_sequence": str(at_const),
+          "domain": "all positive rho, rho-hat, x (sympy); constant sequences rho = 1, rho-hat = 1 - q",
+          "margin_unit": "relative: -|2/(rho x) - 2/(rho-hat x)|/(2/(rho-hat x)) at Table 3's q = 26/10000"}
+    if diff == 0:
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    cx = {"q": 26 / 10_000}  # Table 3's largest constant s over N
+    why = (f"L858 writes c(x) = 2/(rho x), but the branch defined at L826 and used in (41) and at L916-922 is "
+           f"2/(rho-hat x) (sympy difference {diff}; for a constant sequence rho = 1, rho-hat = 1 - q, so they differ by "
+           f"a factor 1 - q). The derivation that follows uses rho-hat: a typo.")
+    return Verdict("refuted", "symbolic", recheck_l858(cx), ev, arithmetic=("sympy", "float"), why=why, counterexample=cx)

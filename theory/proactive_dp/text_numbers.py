@@ -150,3 +150,27 @@ def check_l1126() -> Verdict:
                    why=(f"0.2 x 10000/2 = 1000 epochs, 1000/100 to 1000/50 = 10-20 tasks (exact). With gamma of (55) instead "
                         f"of 2 (gamma = {solved['gamma']:.4f}: alpha_bar = eps/(gamma k) is tiny at k ~ 1000) k <= {solved['k_max']:.1f}, "
                         f"{solved_tasks[0]:.2f}-{solved_tasks[1]:.2f} tasks: still 'about 10-20'."))
+
+
+def delta_rows() -> list:
+    """(table, line, N, printed delta) for every delta Tables 3-8 print."""
+    rows = [(t, spec["lines"], spec["n"], spec["delta"]) for t, spec in EXPERIMENT_SETTINGS.items()]
+    rows += [(f"table-{t}", spec["lines"], spec["n"], spec["delta"]) for t, spec in texts(paper_values.BUDGET_TABLES).items()]
+    return rows
+
+
+@claim(id="002.text.L66-delta-1-over-N", seed="002", lines="L66, L1404-1572", statement=(
+    "The experiments use delta = 1/N, as L66 says is typical: every delta of Tables 3-8 is 1/N to its printed digits."),
+       recorded="holds", result="L66", role="printed-value")
+def check_delta_1_over_n() -> Verdict:
+    rows = [{"table": t, "lines": line, "n": n, "delta": d, "one_over_n": 1.0 / n,
+             "agrees": agrees_with_printed(1.0 / n, d)} for t, line, n, d in delta_rows()]
+    bad = [r for r in rows if not r["agrees"]]
+    ev = {"rows": rows, "margin_unit": "relative: -(|1/N - delta| - half a unit of delta's last digit)/delta, worst table",
+          "domain": "whole stated domain: the six tables' printed delta"}
+    margins = [(printed_tolerance(r["delta"]) - abs(r["one_over_n"] - float(r["delta"]))) / float(r["delta"]) for r in rows]
+    if not bad:
+        return Verdict("holds", "numeric", min(margins), ev, arithmetic=("float",))
+    b = bad[0]
+    return Verdict("refuted", "numeric", min(margins), ev, arithmetic=("float",),
+                   why=f"{b['table']} prints delta = {b['delta']}, 1/N = {b['one_over_n']:.6g}", counterexample=b)
