@@ -96,3 +96,26 @@ def check_case1_alpha() -> Verdict:
            f"is negligible for large N_c survives, at the rate (s/N_c)^(1/(1+2p)) instead of s/N_c; the examples compute "
            f"alpha from K^* and are not affected.")
     return Verdict("refuted", "symbolic", margin, ev, why=why, arithmetic=("sympy", "float"), counterexample=cx)
+
+
+@claim(id="000.thm-3.2.c-hat-1-p0", seed="000", result="Theorem D.3", role="proof-step", lines="L1388-1400, L1227-1239",
+       statement="At p = 0, (20) and (21) give eps N_c^2/(sK) (1+gamma)^(-2) <= c'_1 = c1 <= eps N_c^2/(sK) (1+gamma) (L1394), "
+                 "hence with eps = c_hat_1 s K/N_c^2 (L1388): c'_1 (1+gamma)^(-1) <= c_hat_1 <= c'_1 (1+gamma)^2 (L1398).",
+       recorded="holds")
+def check_c_hat_1_p0() -> Verdict:
+    from theory.async_fl.privacy import _c1_bound
+
+    g, eps, n_c, s, k = sympy.symbols("gamma eps N_c s K", positive=True)
+    c_hat = eps * n_c ** 2 / (s * k)  # eps = c_hat_1 s K/N_c^2 (L1388)
+    upper, lower = _c1_bound(0, g, eps, n_c, s, k, True), _c1_bound(0, g, eps, n_c, s, k, False)
+    l1394 = (sympy.simplify(upper - c_hat * (1 + g)) == 0, sympy.simplify(lower - c_hat * (1 + g) ** -2) == 0)
+    # c'_1 in [c_hat (1+g)^-2, c_hat (1+g)] <=> c_hat in [c'_1 (1+g)^-1, c'_1 (1+g)^2]: the two endpoints map onto each other
+    c1p = sympy.Symbol("c1p", positive=True)
+    ends = (sympy.simplify(sympy.solve(sympy.Eq(c1p, c_hat * (1 + g)), eps)[0] - c1p * (1 + g) ** -1 * s * k / n_c ** 2),
+            sympy.simplify(sympy.solve(sympy.Eq(c1p, c_hat * (1 + g) ** -2), eps)[0] - c1p * (1 + g) ** 2 * s * k / n_c ** 2))
+    ev = {"(20)_at_p0_is_L1394_upper": l1394[0], "(21)_at_p0_is_L1394_lower": l1394[1],
+          "L1398_endpoints_(eps)": [str(e) for e in ends], "domain": "p = 0, all positive gamma, eps, N_c, s, K (symbolic)"}
+    if all(l1394) and all(e == 0 for e in ends):
+        return Verdict("holds", "symbolic", 0.0, ev, arithmetic=("sympy",))
+    return Verdict("refuted", "symbolic", None, {**ev, "margin_none": "a symbolic identity that fails"}, arithmetic=("sympy",),
+                   why=f"L1394/L1398 do not follow: {ev}", counterexample={"p": 0})
