@@ -29,6 +29,9 @@ SETTINGS = {
     "s9c": {"clients": P("2000", "L1058"), "tau": P("0.05", "L1058"), "rounds": P("1000", "L1058")},
 }
 
+#: the global learning rate of every experiment (L306: "We fixed the global learning rate eta_g = 1").
+GLOBAL_LR = P("1", "L306")
+
 #: delta = 1/N^1.1 (L302): the exponent.
 DELTA_EXPONENT = P("1.1", "L302")
 
@@ -58,6 +61,9 @@ TABLES = {
                  1.0: _row("39.18 40.94 42.60 43.90 39.45 41.07 42.09 43.78", "L378"),
                  1.5: _row("40.16 40.89 42.50 43.95 39.38 40.99 42.19 43.67", "L379")}},
 }
+
+#: the sigma list of the captions of Tables 3 and 6 as printed ("DP-Fed-LS (sigma = 0,5,1,1.5)", L331, L373)
+CAPTION_SIGMAS = {3: _row("0 5 1 1.5", "L331"), 6: _row("0 5 1 1.5", "L373")}
 
 #: Constants of the privacy lemmas, their proofs and the theorems built on them.
 LEMMA = {
