@@ -33,6 +33,15 @@ SETUP = {
     "servers": Printed("2", "L334"),
 }
 
+#: the SWB300 acoustic model as L214 describes it: 6 bi-directional LSTM layers of 1,024 cells (512 per direction), a
+#: 256-unit linear projection, a 32,000-unit softmax; input FMLLR 40 + i-Vector 100 + logmel 40 x 3 (delta, double delta).
+LSTM = {
+    "layers": Printed("6", "L214"), "cells_per_direction": Printed("512", "L214"),
+    "cells_per_layer": Printed("1,024", "L214"), "projection": Printed("256", "L214"),
+    "classes": Printed("32,000", "L214"), "fmllr": Printed("40", "L214"), "ivector": Printed("100", "L214"),
+    "logmel": Printed("40", "L214"), "logmel_copies": Printed("3", "L214"),
+}
+
 #: Table 1 caption (L230): the noise levels sigma (small, medium, large).
 NOISE = {
     "cifar": (Printed("1", "L230"), Printed("2", "L230"), Printed("4", "L230")),
