@@ -61,7 +61,7 @@ ITEMS = (
     Item("text", "(eps = 0.05, delta = 1/N)-DP with sigma ~ 20 on LIBSVM", "L213",
          claims=("002.text.L213-sigma-20", "002.experiments.table-3")),
     Item("text", "k generally restricted to 50 or 100 epochs", "L211", claims=("002.text.L188-k-epochs", "002.remark.L1126-reuse")),
-    Item("display", "(9) regularised logistic loss", "L227", reason=_DEF),
+    Item("display", "(9) regularised logistic loss", "L227", claims=("002.def.D1-strongly-convex",)),
     Item("table", "Table 1 (utility graph settings)", "L253-262", reason=_GPU),
     Item("figure", "Figure 1 (strongly convex: utility graph, s, eps)", "L245-272", claims=("002.fig4.sigma-range-c-0.1",
                                                                                       "002.fig7.larger-s-better")),
@@ -168,6 +168,8 @@ ITEMS = (
     Item("text", "C.3: bounded leakage for T_min <= T <= K", "L1320-1324", claims=("002.appC.C3-bounded-leakage",)),
     # --- experiments ------------------------------------------------------------------------------------------
     Item("display", "(66) plain convex logistic loss", "L1340", reason=_DEF),
+    Item("text", "D.1's strongly convex objective: logistic loss + (lambda/2)||w||^2 (bias not regularized), lambda = 1/N",
+         "L1348-1352", claims=("002.def.D1-strongly-convex",)),
     Item("table", "Table 2 (settings)", "L1366-1373", reason=_GPU),
     Item("text", "Figures 4-5: sigma in [18, 22] at C = 0.1; smaller C tolerates larger sigma", "L1381",
          claims=("002.fig4.sigma-range-c-0.1", "002.fig4.smaller-c-tolerates-larger-sigma")),
