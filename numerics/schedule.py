@@ -6,12 +6,14 @@ norm C) described by
 
 * its **sampling**: ``"poisson"`` (every record independently with rate q), ``"fixed-size"`` (a batch
   of ``batch_size`` b records drawn without replacement from ``dataset_size`` n), ``"with-replacement"``
-  (b independent uniform draws from the n records) or ``"full-batch"`` (every record, q = 1);
+  (b independent uniform draws from the n records), ``"shuffled"`` (every epoch a random permutation
+  cut into ceil(n/b) batches of b, what a PyTorch DataLoader does; numerics.shuffled) or
+  ``"full-batch"`` (every record, q = 1);
 * its **noise**: ``"gaussian"`` (N(0, s^2 I)), ``"laplace"`` (scalar records, density ~ exp(-|x|/s)) or
   ``"l2-knorm"`` (density ~ exp(-||x||_2 / s) in R^dimension, the l2 K-norm mechanism);
 * its **noise multiplier** ``sigma`` = s / C (noise scale / per-record sensitivity), for every noise.
 
-For fixed-size and with-replacement phases ``q`` is set to b/n (min(b/n, 1) with replacement; only a
+For fixed-size, shuffled and with-replacement phases ``q`` is set to b/n (min(b/n, 1) with replacement; only a
 convenience: the accountants never treat such a phase as Poisson). Such a phase may be given by q and n
 instead of b when q*n is an integer; q, b and n that disagree are refused (a Poisson phase may name b
 and n too, with q = b/n), never silently resolved. Under add-remove, n is the size of the larger of the two data
@@ -37,7 +39,7 @@ from typing import Iterable, Mapping, Optional, Tuple
 from .errors import InvalidParameter, check_q, check_sigma, check_steps
 
 ADJACENCIES = ("add-remove", "replace-one")
-SAMPLINGS = ("poisson", "fixed-size", "with-replacement", "full-batch")
+SAMPLINGS = ("poisson", "fixed-size", "with-replacement", "shuffled", "full-batch")
 NOISES = ("gaussian", "laplace", "l2-knorm")
 
 
@@ -84,14 +86,14 @@ class Phase:
             b = _positive_int(b, "batch_size")
         if n is not None:
             n = _positive_int(n, "dataset_size")
-        if self.sampling in ("fixed-size", "with-replacement"):
+        if self.sampling in ("fixed-size", "with-replacement", "shuffled"):
             if b is None and n is not None and self.q is not None:
                 b = batch_of(self.q, n, self.sampling)
             if b is None or n is None:
                 raise InvalidParameter(f"{self.sampling} sampling needs batch_size and dataset_size (or q with "
                                        f"dataset_size, q*dataset_size an integer)")
-            if self.sampling == "fixed-size" and b > n:
-                raise InvalidParameter(f"batch_size must be <= dataset_size for fixed-size sampling, "
+            if self.sampling in ("fixed-size", "shuffled") and b > n:
+                raise InvalidParameter(f"batch_size must be <= dataset_size for {self.sampling} sampling, "
                                        f"got {b} > {n}")
             _same_rate(self.q, b, n, self.sampling)
             # with replacement b may exceed n; q (a convenience, module docstring) stays in (0, 1]
@@ -137,6 +139,13 @@ class Phase:
                          noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
         """Batches of ``batch_size`` independent uniform draws from ``dataset_size`` records."""
         return cls(None, sigma, steps, "with-replacement", noise, batch_size, dataset_size, dimension)
+
+    @classmethod
+    def shuffled(cls, *, batch_size: int, dataset_size: int, sigma: float, steps: int,
+                 noise: str = "gaussian", dimension: Optional[int] = None) -> "Phase":
+        """Each epoch a random permutation of the ``dataset_size`` records cut into batches of
+        ``batch_size`` (ceil(n/b) steps per epoch; numerics.shuffled)."""
+        return cls(None, sigma, steps, "shuffled", noise, batch_size, dataset_size, dimension)
 
     @classmethod
     def full_batch(cls, *, sigma: float, steps: int, noise: str = "gaussian",
