@@ -45,6 +45,8 @@ ITEMS = (
     Item("display", "(9)-(14): proof of Theorem 1", "L378-453",
          claims=("001.alg-1.average-dynamics", "001.thm-1.monte-carlo-quadratic", "001.thm-1.stale-gap-noise",
                  "001.thm-1.lian-lemma-5-weights")),
+    Item("display", "(16) in the proof of Lemma 1: the stale gradient against B grad F_k(w_k)", "L465-468",
+         claims=("001.lemma-1.eq-16-stale-point",)),
     Item("lemma", "Lemma 1 (and (15)-(19))", "L455-498",
          reason="consensus bound built on Lemmas 6-7 of Lian et al. 2018 (cited); checked only through Theorem 1's Monte Carlo claim"),
     # --- privacy ------------------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
-r"""Seed 001, proof of Theorem 1: two slips in the chain (10)-(13); Theorem 1's end-to-end bound is checked apart
+r"""Seed 001, proofs of Theorem 1 and Lemma 1: three slips; Theorem 1's end-to-end bound is checked apart
 (001.thm-1.monte-carlo-quadratic).
 
 The quoted Lemma 5 of Lian et al. (L416) weights the consensus term by :math:`p_k^2`; the next display (L427) uses
 :math:`p_k`. With :math:`p_k^2` the inequality fails for K >= 13 learners (the paper runs K = 16): identical quadratics,
 uniform :math:`p_k`, stale models +1, -1 around their mean.
+
+The proof of Lemma 1 (16) (L467-L468) compares the stale gradient :math:`g(\hat w_k)` with :math:`B\nabla F_k(w_k)` at the
+current local model and bounds the difference by the variance alone; with staleness the two points differ and the
+bound fails (exact gradients, no noise, :math:`\hat w \ne w`). At :math:`\nabla F_k(\hat w_k)` it holds.
 
 The staleness term T1 drops the privacy noise:
 
@@ -101,4 +105,40 @@ def lian_lemma5_weights() -> Verdict:
     return Verdict("refuted", "exact", margin, why=why, arithmetic=("rational",), counterexample=cx,
                    evidence={"correction": "12 L^2 E sum_k p_k ||theta_hat - w_hat_k||^2 (as used at L427)",
                              "domain": "one exact configuration (K = 16, the paper's number of learners)",
+                             "margin_unit": "(rhs - lhs)/lhs"})
+
+
+def _eq16_sides(cx: dict) -> tuple:
+    """Both sides of (16) for F_k(w) = (L/2) w^2 (1-D), exact gradients (varsigma = 0, a batch of B copies), no noise
+    (sigma = 0): E||g(w_hat) + n - B grad F_k(w)||^2 against B varsigma^2 + d sigma^2."""
+    b, lip, w_hat, w = (Fraction(cx[n]) for n in ("B", "L", "w_hat", "w"))
+    if b < 1 or lip <= 0:
+        raise HypothesisFails(f"B >= 1 and L > 0 needed: {cx}")
+    lhs = (b * lip * w_hat - b * lip * w) ** 2       # g(w_hat) = B L w_hat exactly
+    rhs = Fraction(0)                                # B varsigma^2 + d sigma^2 with varsigma = sigma = 0
+    return lhs, rhs
+
+
+def _eq16_recheck(cx: dict) -> float:
+    lhs, rhs = _eq16_sides(cx)
+    if lhs == 0:
+        raise HypothesisFails("w_hat = w: no staleness, the two sides agree")
+    return float((rhs - lhs) / lhs)
+
+
+@claim(id="001.lemma-1.eq-16-stale-point", seed="001", lines="L465-L468, L147",
+       statement="Proof of Lemma 1, (16): E||g(w_hat_k^t) + n - B grad F_k(w_k^t)||^2 <= B varsigma^2 + d sigma^2 (the stale gradient compared with the gradient at the current local model).",
+       recorded="refuted", result="Theorem 1", role="proof-step", recheck=_eq16_recheck)
+def eq16_stale_point() -> Verdict:
+    cx = {"B": 1, "L": 1, "w_hat": 0, "w": 1, "varsigma": 0, "sigma": 0, "F_k": "(L/2) w^2"}
+    lhs, rhs = _eq16_sides(cx)
+    margin = _eq16_recheck(cx)
+    cx.update({"lhs": float(lhs), "rhs": float(rhs)})
+    why = (f"g is computed at the stale w_hat (L102, Assumption 3's staleness, L147) but compared with B grad F_k at the "
+           f"current w_k: with exact gradients and no noise the right side is 0 while the left side is "
+           f"B^2 ||grad F_k(w_hat) - grad F_k(w)||^2 = {float(lhs):g} (F_k = w^2/2, w_hat = 0, w = 1). With grad F_k "
+           "at w_hat, (16) holds (the variance of g around its mean, plus the noise); the staleness then has to be "
+           "carried by the consensus recursion, which the proof does through Lemma 6 of Lian et al.")
+    return Verdict("refuted", "exact", margin, why=why, arithmetic=("rational",), counterexample=cx,
+                   evidence={"correction": "B grad F_k(w_hat_k^t) in (16)", "domain": "one exact point",
                              "margin_unit": "(rhs - lhs)/lhs"})
