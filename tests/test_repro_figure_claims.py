@@ -99,7 +99,7 @@ FULL = [("fig_002_s_sweep", ["002.fig7.larger-s-better"]),
         ("fig_000_1a", ["000.fig1a.diminishing-increasing-same-accuracy"]),
         ("fig_000_1b", ["000.fig1b.increasing-better-under-dp"]),
         ("fig_000_4", ["000.fig4.fast-sequences-keep-accuracy"]),
-        ("fig_000_10", ["000.fig10.biased-no-difference"])]
+        ("fig_000_10", ["000.fig10.biased-no-difference", "000.fig10.biased-no-difference.ours-4-9"])]
 
 
 @pytest.mark.slow

@@ -178,30 +178,60 @@ def fig4_methods():
 
 # --- seed 000 Fig 10: biased vs unbiased clients ------------------------------------------------
 
-@claim(id="000.fig10.biased-no-difference", seed="000", result="Fig 10", role="figure", lines="L239, L1941-L1953",
-       statement="Two clients each holding a single digit (biased) reach the same final accuracy, within one point, "
-                 "as i.i.d. clients (strongly and plain convex), decided by TOST on real MNIST where the arms can "
-                 "differ (digits 4/9; on the paper's 0/1 pair every arm reaches about 100 %).",
-       recorded="open", figure="figures/out/fig_000_10.png")
-def fig10_biased():
+#: "no significant difference" has no margin in the paper (L1951): the range over which a decision must not change
+FIG10_MARGINS = (0.005, 0.01, 0.02)
+
+
+def _fig10(pairs) -> tuple:
+    """TOST of biased vs i.i.d. final accuracy for the digit ``pairs`` (both models) at every margin of
+    :data:`FIG10_MARGINS`; a status only where it is the same at every margin, else open."""
     per, summ, n, source, rec = {}, {}, 0, None, None
     for model in ("strongly-convex", "plain-convex"):
         finals, seeds, source, rec = final_accuracies("fig_000_10", model)
         summ[model] = summarize(finals)
         n += sum(len(v) for v in finals.values())
-        for pair in R.FIG10_PAIRS:
+        for pair in pairs:
             a, b = R.fig10_label(pair, True), R.fig10_label(pair, False)
-            st, tests = stats.equivalence_status(finals[a], finals[b], margin=SAME_MARGIN, seeds=seeds[a])
-            per[f"{model}: {pair[0]}/{pair[1]}"] = {"status": st, "diff": tests[0].diff, "tost": records(tests[:1])[0],
-                                                   "beyond_margin_tests": records(tests[1:])}
-    deciding = {k: v for k, v in per.items() if not k.endswith("0/1")}
-    status = worst(v["status"] for v in deciding.values())
-    ev = {"source": source, "data": data_note(rec), "final_accuracy": summ, "same_margin": SAME_MARGIN,
-          "tests": per, "decided_on": "digit pair 4/9 (the paper's 0/1 pair saturates: recorded, not deciding)",
-          "points": n}
-    margin = min(SAME_MARGIN - abs(v["diff"]) for v in deciding.values())
-    worst_key = min(deciding, key=lambda k: SAME_MARGIN - abs(deciding[k]["diff"]))
-    return figure_verdict(status, margin, ev, rec=rec, counterexample={"setting": source, "comparison": worst_key},
-                          reason_open=("TOST cannot show the 4/9 arms within one point at this seed count, and Welch "
-                                       "cannot show them further apart either: " + ", ".join(
-                                           f"{k} TOST p = {v['tost']['p_value']:.3g}" for k, v in deciding.items())))
+            by_margin = {}
+            for m in FIG10_MARGINS:
+                st, tests = stats.equivalence_status(finals[a], finals[b], margin=m, seeds=seeds[a])
+                by_margin[f"{m:g}"] = {"status": st, "tost": records(tests[:1])[0],
+                                       "beyond_margin_tests": records(tests[1:])}
+            statuses = {v["status"] for v in by_margin.values()}
+            per[f"{model}: {pair[0]}/{pair[1]}"] = {
+                "status": statuses.pop() if len(statuses) == 1 else "open",
+                "diff": float(np.mean(finals[a]) - np.mean(finals[b])), "by_margin": by_margin}
+    status = worst(v["status"] for v in per.values())
+    ev = {"source": source, "data": data_note(rec), "final_accuracy": summ, "margins": list(FIG10_MARGINS),
+          "margin_rule": "the paper states no margin: TOST at each margin of the range; a status only where it is the "
+                         "same at every margin", "tests": per, "points": n}
+    margin = min(SAME_MARGIN - abs(v["diff"]) for v in per.values())
+    worst_key = min(per, key=lambda k: SAME_MARGIN - abs(per[k]["diff"]))
+    reason = (f"TOST (equivalence) and Welch (difference) leave it undecided at some margin of {list(FIG10_MARGINS)}: " + "; ".join(
+        f"{k}: " + ", ".join(f"margin {m} {t['status']} (TOST p = {t['tost']['p_value']:.3g})"
+                             for m, t in v["by_margin"].items()) for k, v in per.items()))
+    return status, margin, ev, rec, {"setting": source, "comparison": worst_key}, reason
+
+
+@claim(id="000.fig10.biased-no-difference", seed="000", result="Fig 10", role="figure", lines="L239, L1941-L1953",
+       statement="On the paper's setting (2 clients, client 1 holds only digit 0 and client 2 only digit 1, MNIST, "
+                 "L1941), biased clients reach the same final accuracy as i.i.d. clients (strongly and plain convex). "
+                 "A weak test: on 0/1 every arm is near 100 %, so there is little room for a difference.",
+       recorded="holds", figure="figures/out/fig_000_10.png")
+def fig10_biased():
+    status, margin, ev, rec, cx, reason = _fig10([p for p in R.FIG10_PAIRS if p == "01"])
+    ev["weak_test"] = ("the paper's pair 0/1 is separable by a linear model: every arm ends near 100 %, so "
+                       "equivalence there says little about biased data in general (our harder pair is the claim "
+                       "000.fig10.biased-no-difference.ours-4-9)")
+    return figure_verdict(status, margin, ev, rec=rec, counterexample=cx, reason_open=reason)
+
+
+@claim(id="000.fig10.biased-no-difference.ours-4-9", seed="000", result="Fig 10", role="figure",
+       lines="L239, L1941-L1953",
+       statement="Our variant, not the paper's setting: with digits 4/9 (client 1 only 4, client 2 only 9; a pair a "
+                 "linear model does not separate), biased clients reach the same final accuracy as i.i.d. clients.",
+       recorded="open", figure="figures/out/fig_000_10.png")
+def fig10_biased_ours_4_9():
+    status, margin, ev, rec, cx, reason = _fig10([p for p in R.FIG10_PAIRS if p != "01"])
+    ev["setting"] = "ours: digits 4/9 replace the paper's 0/1 (L1941) so that the arms can differ"
+    return figure_verdict(status, margin, ev, rec=rec, counterexample=cx, reason_open=reason)
