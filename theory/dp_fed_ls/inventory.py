@@ -81,7 +81,7 @@ ITEMS = (
                  "004.lemma-8.conclusion", "004.lemma-8.norm-step", "004.lemma-9.uniform", "004.thm-4.step-28",
                  "004.thm-5.e-init-bound", "004.thm-5.proof-final-step-cap", "004.thm-4.proof-noise-coefficient",
                  "004.thm-4.proof-l842-step-size-power", "004.thm-4.averaging-chain", "004.thm-4.proof-a1-and-27",
-                 "004.thm-4.proof-recursion")),
+                 "004.thm-4.proof-recursion", "004.thm-5.proof-31-32")),
     Item("display", "(16)", "L611-L619", claims=("004.eq-16.threshold",)),
     Item("display", "(17)-(19)", "L621-L642", claims=("004.eq-19.given-18",)),
     Item("display", "(20)", "L654-L662", claims=("004.eq-20.first-term",)),
