@@ -363,10 +363,19 @@ def thm3_conclusion() -> Verdict:
        statement="Theorems 4-6: the explicit error bounds (init, hete, var and dp terms) of Algorithm 1 with uniform subsampling in the strongly convex, general convex and non-convex cases.",
        recorded="open", result="Theorems 4-6", role="conclusion")
 def thm46_conclusion() -> Verdict:
-    steps = _statuses(lemma7_conclusion, thm4_step28)
-    reason = ("the bounds rest on Lemmas 7-9 and the displays (24)-(35) of S3; Lemma 7 holds with its printed "
-              "constants once its Young step is repaired, Lemmas 8 and 9 hold (9 for uniform sampling), and step (28) "
-              "holds, but the rest of S3 is not checked line by line and no end-to-end check of the bounds exists, "
-              "so the theorems stay undecided (" + ", ".join(f"{k} {v}" for k, v in steps.items()) + ")")
+    from theory.dp_fed_ls import convergence_constants, theorem_4_averaging, theorem_4_steps, theorem_5_steps
+    from theory.dp_fed_ls import theorem_6_steps
+
+    steps = _statuses(lemma7_conclusion, thm4_step28, theorem_4_steps.a1_and_27, theorem_4_steps.recursion,
+                      theorem_4_averaging.averaging_chain, theorem_5_steps.thm5_31_32, theorem_6_steps.eq25_nonconvex,
+                      convergence_constants.theorem5_einit)
+    reason = ("the bounds rest on Lemmas 7-9 and the displays (24)-(35) of S3. Lemma 7 holds with its printed constants "
+              "once its Young step is repaired, Lemmas 8 and 9 hold (9 for uniform sampling); Theorem 4's chain A1, (27), "
+              "(28), the recursion L855-L868 and the weighted averaging hold, and Theorem 5's (31)-(32), all given (25), "
+              "the split A3 <= B1 + B2, which holds for convex quadratics but is shown by the proof for no wider class "
+              "(it fails without convexity, where Theorem 6 uses it); Theorem 5's term E_init is bounded as printed "
+              "only in case 1 (the sum survives with the proof's constants); Theorem 6 is refuted at the averaged "
+              "iterate (004.thm-6.averaged-iterate). So Theorems 4-5 stay undecided (" +
+              ", ".join(f"{k} {v}" for k, v in steps.items()) + ")")
     return Verdict("open", "numeric", None, evidence={"steps": steps}, reason=reason, why=reason,
                    arithmetic=("sympy", "rational"))
