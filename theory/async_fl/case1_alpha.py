@@ -45,14 +45,18 @@ def _at_point(cx: dict) -> dict:
     printed = _printed(CASE1_ALPHA_CHOICE[0]).subs(subs)
     needed = q * (t + m) ** p
     k_minus = b * (1 - alpha) ** (-2 * (1 + p) / (1 + 2 * p)) * eps ** ((1 + p) / (1 + 2 * p)) * (1 / q) ** (1 / (1 + 2 * p)) * n_c
+    # B = 0.1369 (L1632) is read as B_{alpha=0}; if it already carries (1-alpha)^(-2(1+p)/(1+2p)), K^- is this smaller
+    # value (still >= K at Example 3) and the printed alpha smaller still
+    k_minus_plain = k_minus * (1 - alpha) ** (2 * (1 + p) / (1 + 2 * p))
     return {"printed_alpha": float(printed), "q_(T+m)^p": float(needed), "K_minus": float(k_minus), "K": float(k),
+            "K_minus_if_B_includes_alpha": float(k_minus_plain),
             "derived_bound": float(derived_bound().subs(subs)), "gamma": float(gamma)}
 
 
 def recheck_case1_alpha(cx: dict) -> float:
     """Case 1 (K <= K^-) at the counterexample: printed alpha / q(T+m)^p - 1 (negative: alpha does not bound the q_i)."""
     v = _at_point(cx)
-    if v["K"] > v["K_minus"]:
+    if v["K"] > min(v["K_minus"], v["K_minus_if_B_includes_alpha"]):
         raise HypothesisFails(f"not case 1: K = {v['K']:.6g} > K^- = {v['K_minus']:.6g}")
     return v["printed_alpha"] / v["q_(T+m)^p"] - 1
 
