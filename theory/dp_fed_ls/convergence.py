@@ -349,11 +349,17 @@ def _statuses(*checks) -> dict:
        statement="Theorem 3: under Theorem 1's conditions, log(1/delta) >= eps, eta_g >= sqrt(S) and T = eps^2 N^2/(C0 L^2 S log(1/delta)), DP-Fed-LS with uniform subsampling is (eps, delta)-DP and meets the strongly convex, general convex and non-convex error bounds stated.",
        recorded="open", result="Theorem 3", role="conclusion")
 def thm3_conclusion() -> Verdict:
-    steps = _statuses(thm3_dp_term, lemma7_conclusion)
+    from theory.dp_fed_ls import nonconvex_average
+
+    steps = _statuses(thm3_dp_term, lemma7_conclusion, nonconvex_average.theorem3_nonconvex_step,
+                      nonconvex_average.theorem3_gc_convexity)
     reason = ("the error bounds are O~/O rates with unstated constants, derived from Theorems 4-6 (whose S3 proofs the "
-              "suite checks only in part: see 004.thm-4-6.conclusion); its privacy part is Theorem 1's conclusion "
+              "suite checks only in part: see 004.thm-4-6.conclusion); the non-convex part is unproven as stated (its "
+              "step from the path average of ||grad f(w^t)||^2 to w_bar is refuted: 004.thm-3.nonconvex-averaged-"
+              "iterate; it survives for a random output iterate); the general convex part lists no convexity "
+              "assumption (a typo: 004.thm-3.gc-convexity-omitted); its privacy part is Theorem 1's conclusion "
               "(certified at the paper's budgets, 004.thm-1.certified-at-table-2, and on a scan, "
-              "004.thm-1.certified-scan), and the steps checked here: "
+              "004.thm-1.certified-scan); the steps checked here: "
               + ", ".join(f"{k} {v}" for k, v in steps.items()))
     return Verdict("open", "numeric", None, evidence={"steps": steps}, reason=reason, why=reason,
                    arithmetic=("sympy", "rational"))
