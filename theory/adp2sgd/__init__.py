@@ -7,7 +7,10 @@ One submodule per concept; claims register on import (discovered by ``theory.led
 bounds it is checked against), ``sensitivity`` (what the proof assumes vs what Algorithm 1 runs),
 ``observation`` (what the adversary observes: the readings of Theorem 2 and Remark 1),
 ``settings`` (the experiments' privacy, re-accounted), ``remark_1``, ``tables`` (Tables 1, 2 and the
-sentences built on them), ``figures_claims`` (the reproductions' verdicts).
+sentences built on them), ``figures_claims`` (the reproductions' verdicts); issue 31's additions:
+``heterogeneous_rate`` (Theorem 2's gamma under heterogeneous learners), ``theorem_1_noise_step`` (slips in the
+proofs of Theorem 1 and Lemma 1), ``summary_claims`` (L194, L267), ``rdp_vs_advanced`` (L110), ``lstm_size``
+(the SWB300 LSTM's size from its architecture).
 """
 
 TITLE = "A(DP)²SGD: Asynchronous Decentralized Parallel Stochastic Gradient Descent with Differential Privacy"
