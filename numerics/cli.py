@@ -5,7 +5,7 @@ Commands (``--json`` prints one JSON object instead of text)::
     epsilon         --q Q --sigma S --steps T --delta D     epsilon bounds at delta
                     [--phase q,sigma,steps]...              (a heterogeneous schedule instead of Q, S, T)
                     [--adjacency add-remove|replace-one] [--method pld|rdp|gdp-clt|all] [--rel-width W]
-                    [--sampling poisson|fixed-size|with-replacement|full-batch]
+                    [--sampling poisson|fixed-size|with-replacement|shuffled|full-batch]
                     [--batch-size B --dataset-size N]       (b of n; with Poisson, q = B/N)
                     [--noise gaussian|laplace|l2-knorm] [--dimension D]
                     [--epochs E]                            (instead of --steps, see below)
@@ -20,8 +20,9 @@ prints the version. ``pld`` (the default method) is numerics.epsilon / numerics.
 accountant that the dispatch table of numerics.accounting picks for the mechanism, with its fallbacks
 (coarser widths, other certified routes, an upper bound alone) when the requested width is out of reach.
 
-``--epochs E`` replaces ``--steps``: steps = ceil(E * ceil(N/B)) for fixed-size and with-replacement
-batches, ceil(E / q) for Poisson sampling (one epoch is 1/q expected batches), E for full batches;
+``--epochs E`` replaces ``--steps``: steps = ceil(E * ceil(N/B)) for fixed-size, with-replacement
+and shuffled batches (shuffled: a DataLoader with drop_last=False, ceil(N/B) steps per epoch; accounted
+under replace-one only, numerics.shuffled), ceil(E / q) for Poisson sampling (one epoch is 1/q expected batches), E for full batches;
 the output states the rule.
 
 Every number printed says which side of the truth it is on (STYLE 1): a certified lower or upper
@@ -174,7 +175,7 @@ def _template(args, sigma: float) -> Phase:
     n = _size("dataset-size", getattr(args, "dataset_size", None))
     d = _size("dimension", getattr(args, "dimension", None))
     q = None if args.q is None else _q(args.q)
-    if sampling in ("fixed-size", "with-replacement") and (n is None or (b is None and q is None)):
+    if sampling in ("fixed-size", "with-replacement", "shuffled") and (n is None or (b is None and q is None)):
         raise InvalidParameter(f"{sampling} sampling needs --batch-size B and --dataset-size N (or --q with "
                                f"--dataset-size, q*N an integer)")
     if sampling == "poisson":
@@ -191,7 +192,7 @@ def _template(args, sigma: float) -> Phase:
 def steps_per_epoch(phase: Phase) -> tuple:
     """(steps per epoch, the rule in words): ceil(N/B) batches for fixed-size and with-replacement
     sampling, 1/q expected batches for Poisson sampling, one for a full batch."""
-    if phase.sampling in ("fixed-size", "with-replacement"):
+    if phase.sampling in ("fixed-size", "with-replacement", "shuffled"):
         k = -(-phase.dataset_size // phase.batch_size)
         return k, f"steps = ceil(epochs * ceil(N/B)) = ceil(epochs * {k})"
     if phase.sampling == "full-batch":

@@ -14,8 +14,10 @@
   without importing Opacus (or torch), so a ``PrivacyEngine`` can use it in place of its own
   (``engine.accountant = OpacusAccountant()`` before ``make_private``). Opacus's accountants assume
   Poisson sampling; this one can be told what the data loader does instead: ``sampling="fixed-size"``
-  (``dataset_size=`` n; the batch is sample_rate * n, which must be an integer) or
-  ``"with-replacement"``.
+  (``dataset_size=`` n; the batch is sample_rate * n, which must be an integer),
+  ``"with-replacement"`` or ``"shuffled"`` (a DataLoader with ``shuffle=True``: each epoch a random
+  permutation cut into ceil(n/b) batches; accounted under ``adjacency="replace-one"`` only, the
+  relation numerics.shuffled proves its bound for).
 
 Neither imports dp_accounting or Opacus at module level: dp_accounting is imported when the first
 class is created (it is its base class), Opacus never.
@@ -151,8 +153,12 @@ class OpacusAccountant:
 
     def __init__(self, sampling: str = "poisson", dataset_size: int | None = None, adjacency: str = "add-remove",
                  rel_width: float | None = None):
-        if sampling not in ("poisson", "fixed-size", "with-replacement"):
-            raise InvalidParameter(f"sampling must be one of poisson, fixed-size, with-replacement, got {sampling!r}")
+        if sampling not in ("poisson", "fixed-size", "with-replacement", "shuffled"):
+            raise InvalidParameter(f"sampling must be one of poisson, fixed-size, with-replacement, shuffled, "
+                                   f"got {sampling!r}")
+        if sampling == "shuffled" and adjacency != "replace-one":
+            raise InvalidParameter("shuffled sampling is accounted under adjacency='replace-one' only (under "
+                                   "add-remove the neighbour's batch boundaries shift; no proven bound)")
         if sampling != "poisson" and dataset_size is None:
             raise InvalidParameter(f"{sampling} sampling needs dataset_size (the batch is sample_rate * dataset_size)")
         self.sampling, self.dataset_size, self.adjacency, self.rel_width = sampling, dataset_size, adjacency, rel_width

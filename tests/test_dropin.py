@@ -159,3 +159,18 @@ def test_a_real_privacy_engine_uses_it():
     assert len(engine.accountant) == len(loader)
     eps = engine.get_epsilon(1e-5)
     assert math.isfinite(eps) and eps == engine.accountant.get_epsilon(1e-5)
+
+
+def test_opacus_accountant_shuffled_batches():
+    """sampling="shuffled": the certified shuffled bracket (numerics.shuffled), replace-one only."""
+    from numerics.dropin import OpacusAccountant
+    from numerics.schedule import Phase, Schedule
+    acc = OpacusAccountant(sampling="shuffled", dataset_size=100, adjacency="replace-one")
+    for _ in range(30):
+        acc.step(noise_multiplier=1.0, sample_rate=0.1)
+    direct = numerics.epsilon(Schedule((Phase.shuffled(batch_size=10, dataset_size=100, sigma=1.0, steps=30),),
+                                       "replace-one"), 1e-5)
+    assert acc.get_epsilon(1e-5) == direct.epsilon_upper
+    assert acc.get_epsilon_bounds(1e-5).epsilon_lower == direct.epsilon_lower
+    with pytest.raises(InvalidParameter, match="replace-one"):
+        OpacusAccountant(sampling="shuffled", dataset_size=100)
