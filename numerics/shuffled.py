@@ -132,13 +132,14 @@ def _tail_float(tau, r, w, shift):
     return np.log(-np.expm1(log_f))
 
 
-def _search(phase, x: float, side: str):
-    """(tau, m) maximising the lower bound in double precision, or None if no event helps."""
+def _search(phase, x: float, side: str, first_only: bool = False):
+    """(tau, m) maximising the lower bound in double precision, or None if no event helps (m = 1 only
+    when ``first_only``: the fallback when mpmath's incomplete beta does not converge)."""
     from scipy.stats import binom
     E, r, w = _segment(phase)
     shift = 1.0 / phase.sigma
     taus = np.linspace(-1.0, shift + 8.0, _N_TAU)
-    ms = np.unique(np.linspace(1, E, min(E, _N_COUNTS)).round().astype(int))
+    ms = np.array([1]) if first_only else np.unique(np.linspace(1, E, min(E, _N_COUNTS)).round().astype(int))
     best, arg = -np.inf, None
     with np.errstate(all="ignore"):
         for tau in taus:
@@ -168,10 +169,27 @@ def _event_mp(phase, tau: float, m: int):
             f = mpmath.ncdf(t) ** (r - 1) * (W * mpmath.ncdf(t - s) + (1 - W) * mpmath.ncdf(t))
             return 1 - f
 
-        def binsf(p):  # P(Bin(E, p) >= m) = I_p(m, E - m + 1)
+        def binsf(p):  # P(Bin(E, p) >= m) = I_p(m, E - m + 1); m = 1: 1 - (1 - p)^E
+            if m == 1:
+                return -mpmath.expm1(E * mpmath.log1p(-p))
             return mpmath.betainc(m, E - m + 1, 0, p, regularized=True)
 
         return binsf(tail(shift)), binsf(tail(-shift))
+
+
+def _certified_event(phase, x: float, side: str):
+    """(tau, m), P(S), Q(S) of the best event found; m = 1 (a closed form) when mpmath's incomplete beta
+    does not converge for the best m (very many epochs)."""
+    import mpmath
+    for first_only in (False, True):
+        arg = _search(phase, x, side, first_only)
+        if arg is None:
+            return None, None, None
+        try:
+            return (arg, *_event_mp(phase, *arg))
+        except (ValueError, ArithmeticError, mpmath.libmp.NoConvergence):
+            continue
+    return None, None, None
 
 
 def epsilon_lower(schedule, delta: float) -> tuple:
@@ -179,11 +197,10 @@ def epsilon_lower(schedule, delta: float) -> tuple:
     import mpmath
     best, witness = 0.0, None
     for phase in schedule.phases:
-        arg = _search(phase, delta, "epsilon")
+        arg, P, Q = _certified_event(phase, delta, "epsilon")
         if arg is None:
             continue
         with mpmath.workdps(_DPS):
-            P, Q = _event_mp(phase, *arg)
             if not P > delta or not Q > 0:
                 continue
             eps = float(mpmath.log((P - delta) / Q))
@@ -197,11 +214,10 @@ def delta_lower(schedule, epsilon: float) -> tuple:
     import mpmath
     best, witness = 0.0, None
     for phase in schedule.phases:
-        arg = _search(phase, epsilon, "delta")
+        arg, P, Q = _certified_event(phase, epsilon, "delta")
         if arg is None:
             continue
         with mpmath.workdps(_DPS):
-            P, Q = _event_mp(phase, *arg)
             d = float(P - mpmath.exp(epsilon) * Q)
         d -= _LOW_MARGIN * abs(d) + 1e-300
         if d > best:
