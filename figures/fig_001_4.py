@@ -33,7 +33,7 @@ def main(argv=None) -> None:
         changes="real MNIST-5k, MLP(32), K=8, clip C=1, 10 epochs, 3 seeds per arm; batch 32 -> 64, lr 0.5 -> 1.0; " + data_note(),
         stated="when batch size is 2X larger and learning rate is 2X larger, ADPSGD converges whereas SYNC does not (L265)",
         ours="; ".join(ours), epsilon=epsilon_phrase(rows), quick=args.quick)
-    common.write_outputs(args.out, NAME, rows, cap, fig)
+    common.write_outputs(args.out, NAME, rows, cap, fig, data=common.data_record(X.BASE["data"]))
 
 
 if __name__ == "__main__":

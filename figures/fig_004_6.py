@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import ttest_ind
 
-from figures.common import caption, figure_axes, parse_args, write_outputs
+from figures.common import caption, data_record, figure_axes, parse_args, write_outputs
 from figures.tables_004 import accounted
 from numerics.sweep import sweep
 from repro import data
@@ -41,7 +41,7 @@ def main(argv=None):
                   stated="non-DP leaks (high AUC); DP lowers it; DP-Fed-LS may lower it further",
                   ours=f"mean AUC {means}; DP-Fed-LS vs DP-Fed Welch p = {p_dp:.3g}", epsilon=arm_epsilons(b),
                   quick=args.quick)
-    write_outputs(args.out, "fig_004_6", rows, cap, fig)
+    write_outputs(args.out, "fig_004_6", rows, cap, fig, data=data_record("mnist-5k"))
 
 
 def arm_epsilons(b: dict) -> str:

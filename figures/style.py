@@ -3,7 +3,8 @@
 * Palette: Okabe & Ito's eight colours ("Color Universal Design", 2008), distinguishable under the
   common colour-vision deficiencies; line styles cycle too, so arms differ in grey print.
 * Legends sit outside the axes (below them), and the figure is saved with a tight bounding box, so a
-  legend never covers data. :func:`overlaps` checks it (and text labels) on the rendered figure.
+  legend never covers data. :func:`overlaps` checks it on the rendered figure, and every text element
+  (legends, titles, axis and tick labels, annotations) against every other.
 * :func:`save` writes ``<name>.png`` (raster, for the markdown caption) and ``<name>.pdf`` (vector).
 * The paper's own values are drawn as black open markers (:data:`PAPER_STYLE`) beside ours.
 """
@@ -56,15 +57,48 @@ def figure(n_panels: int = 1, *, rows: int = 1, width: float | None = None):
 
 
 def legend_below(ax, **kw):
-    """The axes' legend, centred below the plotting area (never over the data)."""
+    """The axes' legend, centred below the plotting area (never over the data) and below the x-axis label:
+    anchored a fixed distance in points under the axes (tick labels, then one line per x-label line), so
+    that however short constrained layout makes the axes, the legend never meets the label."""
     import textwrap
+
+    from matplotlib.transforms import offset_copy
 
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
     labels = ["\n".join(textwrap.wrap(lab, LEGEND_WRAP)) for lab in labels]
-    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=kw.pop("ncol", 1), frameon=False,
-                     fontsize=SMALL_FONT_SIZE, **kw)
+    xlabel_lines = max(1, len(ax.get_xlabel().splitlines()))
+    # ticks (3.5) + pad (3.5) + tick labels + label pad (4) + the label's lines, and a gap of 4 points
+    drop = 3.5 + 3.5 + 1.3 * SMALL_FONT_SIZE + 4 + 1.3 * FONT_SIZE * xlabel_lines + 4
+    anchor = offset_copy(ax.transAxes, fig=ax.figure, x=0, y=-drop, units="points")
+    return ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor,
+                     ncol=kw.pop("ncol", 1), frameon=False, fontsize=SMALL_FONT_SIZE, **kw)
+
+
+#: the least height of a plotting area (inches): :func:`fit_height` grows the figure until every panel has it
+MIN_AXES_HEIGHT = 1.9
+
+
+def fit_height(fig, min_height: float = MIN_AXES_HEIGHT, rounds: int = 4) -> None:
+    """Grow ``fig`` (constrained layout) until its shortest plotting area is ``min_height`` inches tall:
+    long legends below the axes and the image header take their room from the figure, never from the data
+    (a squashed panel crowds its own tick labels)."""
+    import warnings
+
+    for _ in range(rounds):
+        with warnings.catch_warnings():  # a squashed layout is what this grows out of; overlaps() draws again
+            warnings.filterwarnings("ignore", message="constrained_layout not applied")
+            fig.canvas.draw()
+        axes = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
+        if not axes:
+            return
+        heights = [ax.get_position().height * fig.get_figheight() for ax in axes]
+        short = min_height - min(heights)
+        if short <= 0.02:
+            return
+        n_rows = len({round(ax.get_position().y0, 3) for ax in axes})
+        fig.set_figheight(fig.get_figheight() + 1.05 * short * n_rows)
 
 
 def save(fig, out: Path, name: str) -> dict:
@@ -107,18 +141,67 @@ def _data_points(ax, pixel_step: float = 2.0):
     return pts[keep]
 
 
-def overlaps(fig) -> list[str]:
-    """Names of legends and text labels whose rendered bounding box contains a plotted data point.
+def _text_boxes(fig, renderer) -> list:
+    """``(name, bbox)`` of every visible, non-empty text element of ``fig``: per axes its legend (one box),
+    title(s), axis labels, offset texts, the tick labels inside the view limits and its text artists
+    (annotations); figure-level texts, suptitle and legends."""
+    out = []
 
-    Checked: every axes' legend and every text artist added to an axes (annotations) against the plotted
-    points, and every pair of these boxes against each other (labels that collide). Axis labels, tick
-    labels and titles sit outside the plotting area by construction.
+    def add(name, artist):
+        if artist is not None and artist.get_visible() and (not hasattr(artist, "get_text") or artist.get_text().strip()):
+            out.append((name, artist.get_window_extent(renderer)))
+
+    for k, ax in enumerate(fig.axes):
+        if not ax.get_visible():
+            continue
+        add(f"axes {k} legend", ax.get_legend())
+        for t in ax.texts:
+            add(f"axes {k} text {t.get_text()[:30]!r}", t)
+        for which, t in (("title", ax.title), ("left title", ax._left_title), ("right title", ax._right_title)):
+            add(f"axes {k} {which} {t.get_text()[:30]!r}", t)
+        if not ax.axison:
+            continue
+        for axis_name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            add(f"axes {k} {axis_name}-label {axis.label.get_text()[:30]!r}", axis.label)
+            add(f"axes {k} {axis_name} offset text", axis.get_offset_text())
+            lo, hi = sorted(axis.get_view_interval())
+            tol = 1e-9 * max(abs(lo), abs(hi), 1e-300)
+            for kind, ticks in (("tick", axis.get_major_ticks()), ("minor tick", axis.get_minor_ticks())):
+                for tick in ticks:
+                    if lo - tol <= tick.get_loc() <= hi + tol:
+                        for lab in (tick.label1, tick.label2):
+                            if lab.get_visible():
+                                add(f"axes {k} {axis_name} {kind} label {lab.get_text()[:20]!r}", lab)
+    sup = getattr(fig, "_suptitle", None)
+    for t in fig.texts:
+        if t is not sup:
+            add(f"figure text {t.get_text()[:30]!r}", t)
+    if sup is not None:
+        add(f"figure suptitle {sup.get_text()[:30]!r}", sup)
+    for i, leg in enumerate(fig.legends):
+        add(f"figure legend {i}", leg)
+    return out
+
+
+def _meet(b1, b2, margin: float = 0.5) -> bool:
+    """Whether two display boxes share an area (more than ``margin`` pixels each way; touching is fine)."""
+    return (min(b1.x1, b2.x1) - max(b1.x0, b2.x0) > margin) and (min(b1.y1, b2.y1) - max(b1.y0, b2.y0) > margin)
+
+
+def overlaps(fig) -> list[str]:
+    """What a reader would see collide: legends and text labels over plotted data, and any two text
+    elements over each other.
+
+    Checked on the rendered figure: every axes' legend and every text artist added to an axes
+    (annotations) against the plotted points of that axes; then every pair among all text elements of
+    the figure (:func:`_text_boxes`: legends, titles, axis labels, tick labels, offset texts,
+    annotations, figure texts and suptitle), across panels too.
     """
     import numpy as np
 
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    bad, every = [], []
+    bad = []
     for k, ax in enumerate(fig.axes):
         pts = _data_points(ax)
         boxes = []
@@ -130,9 +213,9 @@ def overlaps(fig) -> list[str]:
             inside = ((pts[:, 0] > bb.x0) & (pts[:, 0] < bb.x1) & (pts[:, 1] > bb.y0) & (pts[:, 1] < bb.y1))
             if np.any(inside):
                 bad.append(f"{name} covers {int(inside.sum())} data points")
-        every += boxes
+    every = _text_boxes(fig, renderer)
     for i, (n1, b1) in enumerate(every):
         for n2, b2 in every[i + 1:]:
-            if b1.overlaps(b2):
+            if _meet(b1, b2):
                 bad.append(f"{n1} collides with {n2}")
     return bad

@@ -80,7 +80,7 @@ def main(argv=None) -> None:
         epsilon=(f"per arm in the columns eps_fixed_lower/eps_fixed_upper: the certified fixed-size replace-one "
                  f"bracket at delta {acc.DELTA:g} of the learner with the most batches (eps_poisson_what_if: the wrong "
                  f"model, for comparison only)"))
-    common.write_outputs(args.out, NAME, rows, cap)
+    common.write_outputs(args.out, NAME, rows, cap, data=common.data_record(X.BASE["data"]))
 
 
 if __name__ == "__main__":
