@@ -88,3 +88,34 @@ def test_numbers_in_the_readme_lines_are_compared():
     """The comparison is on the printed text, so every number of the README's lines takes part."""
     numbers = [n for _, _, e in EXAMPLES for line in e for n in re.findall(r"=\d[\d.e+-]*", line)]
     assert len(numbers) >= 20
+
+
+# --- the drop-in accountants' Python examples (issue 33, item 7: "the README shows each in five lines") ---
+
+def dropin_examples():
+    """The ```python blocks of the README's drop-in paragraph (from "Drop-in accountants" to the next
+    paragraph that is not a block or its introduction, i.e. up to "`Phase(q, sigma, steps)`")."""
+    text = README.read_text()
+    start = text.index("Drop-in accountants (numerics.dropin)")
+    part = text[start:text.index("`Phase(q, sigma, steps)`", start)]
+    blocks = part.split("```python\n")[1:]
+    return [b[:b.index("```")] for b in blocks]
+
+
+def test_the_readme_shows_both_dropins_in_five_lines():
+    blocks = dropin_examples()
+    assert len(blocks) == 2
+    assert "CertifiedPrivacyAccountant" in blocks[0] and "OpacusAccountant" in blocks[1]
+    assert all(len(b.strip().splitlines()) <= 5 for b in blocks)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_readme_dropin_example_runs_and_prints_the_certified_upper_end(index, capsys):
+    pytest.importorskip("dp_accounting")
+    namespace: dict = {}
+    exec(compile(dropin_examples()[index], f"README drop-in example {index + 1}", "exec"), namespace)
+    printed = capsys.readouterr().out
+    upper = float(printed.split()[0])
+    bounds = namespace["accountant"].epsilon_bounds(1e-5) if index == 0 \
+        else namespace["accountant"].get_epsilon_bounds(1e-5)
+    assert upper == bounds.epsilon_upper and bounds.epsilon_lower <= upper
