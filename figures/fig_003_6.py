@@ -132,7 +132,8 @@ def main(argv=None) -> None:
     args = common.parse_args(argv, __doc__)
     seeds = range(2) if args.quick else range(5)
     panels = PANELS[:1] if args.quick else PANELS
-    fig, axes = common.figure_axes(len(panels), width=4.4)
+    cols = min(2, len(panels))  # a 2x2 grid at full setting: four panels side by side are unreadable at page width
+    fig, axes = common.figure_axes(cols, rows=-(-len(panels) // cols), width=4.4)
     axes = np.atleast_1d(axes)
     all_rows, ours, spec_all, records = [], [], {}, {}
     for ax, (dataset, model) in zip(axes, panels):
