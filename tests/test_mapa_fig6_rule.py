@@ -1,0 +1,65 @@
+"""Issue 32's rule on seed 003's Fig. 6 claims, on synthetic rows (no figure run): a shortfall only on a stand-in
+panel is not-reproduced naming what is missing, one on real MNIST is open; a refutation at the paper's iteration
+count stands only when its sign holds under every setting of the unstated constants, and its counterexample
+rechecks from the rows."""
+import numpy as np
+import pytest
+
+from theory.ledger import Missing
+from theory.mapa import experiments as X
+
+EPS = ("0.1", "0.3", "0.5")
+CONSTANTS = ("L 5, sigma 30, R 1", "L 20, sigma 30, R 1")
+
+
+def _rows(mapa_minus_audp: float, constants_gap: dict) -> list:
+    """LR/MNIST-5k rows: MAPA and AUDP clips at each eps (MAPA shifted by ``mapa_minus_audp``), and the constants
+    panel with the given gap per constants setting; five seeds with a small spread."""
+    rows = []
+    spread = np.linspace(-0.002, 0.002, 5)
+    for e in EPS:
+        for clip in ("0.2", "1", "3", "15"):
+            rows += [{"panel": "lr/mnist-5k", "label": f"AUDP clip {clip} | paper-literal | eps {e}", "algorithm": "audp",
+                      "noise": "paper-literal", "epsilon_per_iteration": e, "clip": clip, "seed": str(s),
+                      "final_accuracy": str(0.8 + (0.01 if clip == "3" else 0.0) + d)} for s, d in enumerate(spread)]
+        rows += [{"panel": "lr/mnist-5k", "label": f"MAPA | paper-literal | eps {e}", "algorithm": "mapa",
+                  "noise": "paper-literal", "epsilon_per_iteration": e, "clip": "", "seed": str(s),
+                  "final_accuracy": str(0.81 + mapa_minus_audp + d)} for s, d in enumerate(spread)]
+        for const, gap in constants_gap.items():
+            for alg, shift in (("MAPA", gap), ("AUDP clip 3", 0.0)):
+                rows += [{"panel": X.CONSTANTS_PANEL, "label": f"{alg} | paper-literal | eps {e} | {const}",
+                          "constants": const, "seed": str(s), "final_accuracy": str(0.8 + shift + d)}
+                         for s, d in enumerate(spread)]
+    return rows
+
+
+@pytest.fixture
+def rows(monkeypatch):
+    def use(mapa_minus_audp, constants_gap):
+        r = _rows(mapa_minus_audp, constants_gap)
+        monkeypatch.setattr(X, "_rows", lambda name: r)
+        monkeypatch.setattr(X, "_our_iterations", lambda name, panel: 15000)
+    return use
+
+
+def test_refuted_when_the_sign_holds_under_every_constant(rows):
+    rows(-0.05, {c: -0.05 for c in CONSTANTS})
+    v = X._fig6_claim("paper-literal", "paper")
+    assert v.status == "refuted" and v.margin < 0 and v.evidence["unstated_constants"]["sign_unchanged"]
+    assert "L507" in v.why and "15,000" in v.why
+    assert X.recheck_fig6(v.counterexample) < 0
+
+
+def test_open_when_a_constant_changes_the_sign(rows):
+    rows(-0.05, {CONSTANTS[0]: -0.05, CONSTANTS[1]: +0.05})
+    v = X._fig6_claim("paper-literal", "paper")
+    assert v.status == "open" and "L 20" in v.reason
+
+
+def test_shortfall_on_real_mnist_is_open_on_a_stand_in_not_reproduced():
+    status, _, missing = X._shortfall(["lr/mnist-5k", "lr/digits"])
+    assert status == "open" and missing is None
+    status, _, missing = X._shortfall(["lr/digits", "lr/digits paper-literal"])
+    assert status == "not-reproduced" and isinstance(missing, Missing) and "USPS" in missing.what
+    status, _, missing = X._shortfall(["mlp/mnist-5k"])
+    assert status == "not-reproduced" and missing.kind == "model family"
