@@ -260,7 +260,7 @@ def recheck_bounded_iterates(cx: dict) -> float:
 
 
 @claim(id="003.thm-2.bounded-iterates", seed="003", lines="L255, L173, L188",
-       statement="Theorem 2 assumes ||x_t - x*|| <= R for the iterates of AUDP (noise of Eq. 6, no projection).",
+       statement="Theorem 2's hypothesis ||x_t - x*|| <= R for every iterate (L255) can hold almost surely for AUDP's iterates (noise of Eq. 6, no projection).",
        recorded="refuted", result="Theorem 2", role="hypothesis", recheck=recheck_bounded_iterates)
 def bounded_iterates() -> Verdict:
     r, lam, n = sympy.symbols("r lambda N", positive=True)

@@ -72,7 +72,7 @@ def recheck_stage_length(cx: dict) -> float:
 
 
 @claim(id="003.alg-1.stage-length-leaks", seed="003", lines="L369, L387, L389-L393, L402, L418-L426, L435",
-       statement="MAPA's iterations are epsilon_k-DP (Remark 4) while the stage length T_s of Eq. (15), computed from f(x_1) - f(x*) (Alg. 1 line 8), decides when Delta S changes, and every edge pulls Delta S.",
+       statement="Remark 4's guarantee covers MAPA's whole release: every iteration is epsilon_k-DP, although the stage length T_s of Eq. (15) is computed without noise from f(x_1) - f(x*) (Alg. 1 line 8), decides when Delta S changes, and every edge pulls Delta S.",
        recorded="refuted", result="Remark 4", role="conclusion", recheck=recheck_stage_length)
 def stage_length_leaks() -> Verdict:
     L = Fraction(SETTINGS["default_L"].text)
