@@ -26,7 +26,10 @@ from . import common
 from .edge_common import DELTA_RUN, NOISE_LABEL, certified_run_epsilon, epsilon_caption, privacy_records, run_arms
 
 NAME = "fig_003_6"
-PANELS = (("mnist-5k", "lr"), ("mnist-5k", "svm"), ("digits", "lr"), ("mnist-5k", "mlp"))
+# The MLP panel (a stand-in for the paper's CNN, 100 runs of about 17 CPU s at 2,000 iterations) is left out of
+# the default run since the session of 2026-11-27: it decides no claim that the real-MNIST LR/SVM panels do not,
+# and it did not fit that session's regeneration. ("mnist-5k", "mlp") can be added back here.
+PANELS = (("mnist-5k", "lr"), ("mnist-5k", "svm"), ("digits", "lr"))
 AUDP_CLIPS = (0.2, 1.0, 3.0, 15.0)
 PAPER_AUDP_CLIP = 3.0
 GAUSSIAN_SIGMAS = (0.6, 1.0, 2.0)
