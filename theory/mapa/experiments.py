@@ -372,7 +372,7 @@ def headline_improvements() -> Verdict:
 
 @claim(id="003.fig-6.mapa-vs-asgd", seed="003", lines="L509", recheck=recheck_fig6,
        statement="For LR, MAPA's accuracy is even higher than non-private ASGD's.",
-       recorded="open", result="Fig 6", role="figure")
+       recorded="refuted", result="Fig 6", role="figure")
 def mapa_vs_asgd() -> Verdict:
     rows = _rows("fig_003_6")
     if rows is None:
