@@ -89,7 +89,8 @@ def test_every_table_entry_is_reachable_and_no_phase_becomes_poisson():
         elif sampling == "full-batch":
             phase = Phase.full_batch(sigma=2.0, steps=3, noise=noise, **kw)
         else:
-            make = Phase.fixed_size if sampling == "fixed-size" else Phase.with_replacement
+            make = {"fixed-size": Phase.fixed_size, "with-replacement": Phase.with_replacement,
+                    "shuffled": Phase.shuffled}[sampling]
             phase = make(batch_size=2, dataset_size=20, sigma=2.0, steps=3, noise=noise, **kw)
         assert accountant_for(Schedule((phase,), adjacency)) is acc
 

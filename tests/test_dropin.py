@@ -6,8 +6,8 @@ import types
 
 import pytest
 
-dp_accounting = pytest.importorskip("dp_accounting")
-pytest.importorskip("absl")
+import absl  # noqa: F401  (a missing peer must fail, not skip)
+import dp_accounting
 
 import numerics  # noqa: E402
 from dp_accounting import dp_event  # noqa: E402
