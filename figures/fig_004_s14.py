@@ -11,7 +11,7 @@ import numpy as np
 
 from figures import style
 from figures.common import NO_DP, caption, figure_axes, parse_args, write_outputs
-from repro.smoothing import ls_solve
+from theory.dp_fed_ls.fig_s14 import path  # the claim's own (LS)GD paths: one simulator for both
 from theory.dp_fed_ls.paper_values import FIG_S14
 
 
@@ -20,23 +20,9 @@ BLOBS = {"kind": "synthetic", "name": "two 2-D Gaussian blobs, centres (+1,+1) a
          "points each, numpy seed 0 (ours: the paper's are not stated)"}
 
 
-def path(sigma: float, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    x = np.vstack([rng.normal(1, 1, (200, 2)), rng.normal(-1, 1, (200, 2))])
-    y = np.r_[np.zeros(200), np.ones(200)]
-    w, out = np.zeros(2), [np.zeros(2)]
-    noise_rng = np.random.default_rng(seed + 1)
-    for _ in range(int(FIG_S14["updates"].value)):
-        p = 1 / (1 + np.exp(-x @ w))
-        g = x.T @ (p - y) / len(y) + FIG_S14["noise_std"].value * noise_rng.standard_normal(2)
-        w = w - FIG_S14["learning_rate"].value * ls_solve(g, sigma)
-        out.append(w.copy())
-    return np.array(out)
-
-
 def main(argv=None):
     args = parse_args(argv, __doc__)
-    gd, ls = path(0.0), path(1.0)
+    gd, ls = path(0.0, 0), path(1.0, 0)
     rows = [{"step": i, "gd_w1": a[0], "gd_w2": a[1], "lsgd_w1": b[0], "lsgd_w2": b[1]} for i, (a, b) in enumerate(zip(gd, ls))]
     length = {n: float(np.sum(np.linalg.norm(np.diff(p, axis=0), axis=1))) for n, p in (("gd", gd), ("lsgd", ls))}
     fig, axes = figure_axes(1)
