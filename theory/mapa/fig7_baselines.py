@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from theory.ledger import Verdict, claim
-from theory.mapa.experiments import _fig7_hits, _missing, _shortfall, mann_whitney_greater
+from theory.mapa.experiments import _fig7_hits, _missing, _rows, _shortfall, mann_whitney_greater
 from theory.mapa.paper_values import FIG7
 
 NOISES = ("paper-literal", "k-norm")
@@ -53,25 +53,37 @@ def mapa_faster_than_asgd() -> Verdict:
     if got is None:
         return _missing("fig_003_7")
     hits, ks = got
+    rows = _rows("fig_003_7")
     stated = [int(k.value) for k in FIG7["edges"][1:]]  # K = 100 and 1000 (L540, L546)
-    ours = [k for k in ks if k in stated] or ks[-1:]
-    tests = []
-    for p in sorted({p for p, _ in hits}):
-        for k in ours:
-            asgd = hits[(p, f"ASGD | K {k}")]
-            for n in NOISES:
-                mapa = hits[(p, f"MAPA | {n} | K {k}")]
-                orders = math.log10(float(np.median(asgd)) / float(np.median(mapa)))
-                tests.append({"panel": p, "noise": n, "K": k, "median_ASGD": float(np.median(asgd)),
-                              "median_MAPA": float(np.median(mapa)), "log10_ratio": orders,
-                              **mann_whitney_greater(asgd, mapa)})
-    short = [t["panel"] for t in tests if not (t["greater"] and t["log10_ratio"] >= 1)]
-    ok = bool(tests) and not short
-    status, reason, missing = ("holds", "", None) if ok else _shortfall(short)
-    return Verdict(status, "sampled",
+    ours = [k for k in ks if k in stated]
+
+    def test(p, k, n):
+        asgd, mapa = hits[(p, f"ASGD | K {k}")], hits[(p, f"MAPA | {n} | K {k}")]
+        orders = math.log10(float(np.median(asgd)) / float(np.median(mapa)))
+        cen = lambda lab: sum(1 for r in rows if r["panel"] == p and r["label"] == lab and not r["iterations_to_threshold"])
+        return {"panel": p, "noise": n, "K": k, "median_ASGD": float(np.median(asgd)), "median_MAPA": float(np.median(mapa)),
+                "ASGD_censored": cen(f"ASGD | K {k}"), "MAPA_censored": cen(f"MAPA | {n} | K {k}"),
+                "log10_ratio": orders, **mann_whitney_greater(asgd, mapa)}
+
+    panels = sorted({p for p, _ in hits})
+    tests = [test(p, k, "paper-literal") for p in panels for k in ours if (p, f"MAPA | paper-literal | K {k}") in hits]
+    k_norm = [test(p, k, "k-norm") for p in panels for k in ours if (p, f"MAPA | k-norm | K {k}") in hits]
+    # a censored MAPA count is below its true count (would overstate the ratio): such a test cannot hold
+    short = [t["panel"] for t in tests if not (t["greater"] and t["log10_ratio"] >= 1 and t["MAPA_censored"] == 0)]
+    ok = bool(tests) and not short and ours == stated
+    status, reason, missing = ("holds", "", None) if ok else _shortfall(short or ["lr/mnist-5k"])
+    if not ok and ours != stated:
+        reason += f" (the CSV's K grid {ks} lacks K = {sorted(set(stated) - set(ours))} of the statement: run make fig-003-7)"
+    elif not ok:
+        reason += " (ASGD's censored counts are lower bounds; a censored MAPA run cannot support the statement)"
+    return Verdict(status, "sampled", margin=min(t["log10_ratio"] for t in tests) - 1 if tests else None,
                    evidence={"points": sum(len(v) for v in hits.values()), "tests": tests,
                              "K_compared": ours, "K_stated": stated,
-                             "rule": "ASGD significantly slower (Mann-Whitney) and at least one order of magnitude in medians",
-                             "censoring": "censored runs count as the budget: ASGD's counts are lower bounds"},
-                   reason=reason and (reason + f" at K = {ours} (censored runs tie at the budget; the figure's K grid "
-                                      f"has no K = {max(stated)}: run it)"), missing=missing)
+                             "decided_on": "paper-literal MAPA (the paper's noise) against ASGD",
+                             "ours_k_norm": {"tests": k_norm, "note": "eps-DP K-norm MAPA (ours): reported, not deciding"},
+                             "rule": "ASGD significantly slower (Mann-Whitney) and at least one order of magnitude in medians, "
+                                     "every MAPA run observed",
+                             "margin_unit": "log10 of the ASGD/MAPA median ratio minus 1 (one order of magnitude)",
+                             "censoring": "a censored ASGD run counts at its budget, below its true count: the ratio is a "
+                                          "lower bound, so a holds is not an artefact of censoring"},
+                   reason=reason, missing=missing)
