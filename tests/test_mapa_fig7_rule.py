@@ -76,3 +76,11 @@ def test_growth_open_when_both_k_are_censored_at_one_budget(rows):
     rows(*_counts(asgd_100=None))
     v = X.iterations_grow()
     assert v.status == "open" and "ASGD K 100 -> 1000" in v.reason
+
+
+def test_growth_is_not_shown_against_a_censored_smaller_k(rows):
+    counts, budget = _counts(asgd_100=None)
+    budget["ASGD | K 1000"] = 2 * budget["ASGD | K 100"]  # a longer budget at the larger K: growth would be an artefact
+    rows(counts, budget)
+    v = X.iterations_grow()
+    assert v.status == "open" and "ASGD K 100 -> 1000" in v.reason
