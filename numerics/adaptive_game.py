@@ -1,0 +1,294 @@
+r"""The adaptive game of fixed-size replace-one steps with per-step choices (issue 35; docs/replace_one.md §7).
+
+Research module, NOT wired into the public accountant (numerics.accounting / numerics.adaptive are in the
+figures' provenance closure; the plan for wiring is in docs/replace_one.md §7g). Nothing in the suite
+imports it except its tests and bench/bench_adaptive_game.py.
+
+What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g = b/n):
+
+* :func:`game_delta` — the value of the adaptive game in which, at every step, the adversary picks one
+  pair of a finite menu of one-step grid pairs as a function of the running privacy loss, evaluated
+  exactly on the loss lattice :math:`L = kh` by backward induction (§7c), every rounding on the side of
+  ``mode``:
+
+  - ``mode="upper"`` with a menu of *dominating* grid pairs (every one-step pair of the mechanism is
+    profile-dominated by a public-coin mixture of menu pairs) is a proven upper bound on
+    :math:`\delta^*(\varepsilon)` (§7c, Theorem G). The only menu proven to dominate today is the
+    symmetrised pair S of numerics.adaptive (§3); with it the game is the plain composition of S.
+  - ``mode="lower"`` with a menu of grid pairs each *dominated by* (a garbling of) a realizable step is a
+    certified lower bound (§4's argument with per-step choices).
+
+* :func:`triangle_grid` — a lower grid pair of the triangle pair :math:`K(p, q) =
+  ((1-g)N(0) + gN(p),\ (1-g)N(0) + gN(q))`, (0, p, q) = (w, u, v) − w for unit vectors u, v, w on one
+  circle (§7a: every step is a garbling of a public-coin mixture of these). The plane is cut into
+  rectangles whose masses are exact products of normal CDF differences (reporting the rectangle is a
+  post-processing), and the rectangles are merged onto the lattice (numerics.pld_contraction's rule:
+  merging is a post-processing, what cannot be balanced is rounded down).
+
+* :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
+  realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
+  the proven upper bound computed by the same engine.
+
+Numbers this module produces are reported as what they are: ``upper`` (proven, menu {S}), ``lower``
+(certified, realizable menu). A value of the game over a sampled menu that is NOT known to dominate
+the family is neither; it is never returned as a bound.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import scipy.signal
+from scipy.special import ndtr
+
+from .adaptive import step_pair, symmetrised_grid
+from .errors import InvalidParameter
+from .fft_rounding import convolution_entry_error
+from .pld import GridPLD, discretise_pessimistic
+from .pld_contraction import discretise_merged
+
+_U = 2.0 ** -53
+
+
+# --------------------------------------------------------------------------------------------------
+# one-step grid pairs
+# --------------------------------------------------------------------------------------------------
+
+def order_grids(g: float, sigma: float, h: float, tail: float) -> dict:
+    """Upper (connect-the-dots) and lower (merged) grid pairs of the two orders PQ, QP and of pm1, and
+    the symmetrised upper pair S (numerics.adaptive.symmetrised_grid, docs/replace_one.md §3b)."""
+    up = {a: discretise_pessimistic(step_pair(a, g, sigma), h, tail) for a in ("PQ", "QP")}
+    low = {a: discretise_merged(step_pair(a, g, sigma), h, tail) for a in ("PQ", "QP", "pm1")}
+    return {"upper": up, "lower": low, "S": symmetrised_grid(up["PQ"], up["QP"], h)}
+
+
+def triangle_vectors(theta_u: float, theta_v: float) -> tuple[np.ndarray, np.ndarray]:
+    """p = u - w, q = v - w for w = (1, 0), u and v at angles ``theta_u``, ``theta_v`` on the unit circle."""
+    w = np.array([1.0, 0.0])
+    return (np.array([math.cos(theta_u), math.sin(theta_u)]) - w,
+            np.array([math.cos(theta_v), math.sin(theta_v)]) - w)
+
+
+def _interval_masses(edges: np.ndarray, mean: float) -> np.ndarray:
+    """Standard normal masses of the intervals between ``edges`` (centred at ``mean``), each from the
+    side of the mean where it is not a difference of numbers near 1."""
+    x = edges - mean
+    left, right = np.diff(ndtr(x)), -np.diff(ndtr(-x))
+    return np.where(x[1:] <= 0, left, np.where(x[:-1] >= 0, right, left))
+
+
+def triangle_atoms(g: float, sigma: float, p, q, cells: tuple[int, int] = (600, 160), reach: float = 9.0):
+    r"""(P-masses, Q-masses) of the rectangles of a grid over the plane for the pair
+    :math:`((1-g)N(0) + gN(p), (1-g)N(0) + gN(q))`, noise :math:`\sigma`. Coordinates: e1 along p - q, so
+    p = (x1, t), q = (x2, t); ``reach`` standard deviations beyond the means on every side (the mass
+    outside is dropped: a lower device). The masses are exact up to float rounding."""
+    p, q = np.asarray(p, float) / sigma, np.asarray(q, float) / sigma
+    d = p - q
+    nd = float(np.linalg.norm(d))
+    if nd == 0.0:
+        raise InvalidParameter("triangle_atoms: p = q is the trivial pair")
+    e1 = d / nd
+    e2 = np.array([-e1[1], e1[0]])
+    x1, x2 = float(p @ e1), float(q @ e1)
+    t = float(p @ e2)
+    n1, n2 = cells
+    ed1 = np.linspace(min(0.0, x1, x2) - reach, max(0.0, x1, x2) + reach, n1 + 1)
+    ed2 = np.linspace(min(0.0, t) - reach, max(0.0, t) + reach, n2 + 1)
+    a0, ap, aq = (_interval_masses(ed1, m) for m in (0.0, x1, x2))
+    b0, bt = _interval_masses(ed2, 0.0), _interval_masses(ed2, t)
+    pm = (1.0 - g) * np.outer(a0, b0) + g * np.outer(ap, bt)
+    qm = (1.0 - g) * np.outer(a0, b0) + g * np.outer(aq, bt)
+    return pm.ravel(), qm.ravel()
+
+
+def merge_atoms(pm: np.ndarray, qm: np.ndarray, h: float) -> GridPLD:
+    r"""A lattice grid pair dominated by the discrete pair of atoms (P-mass, Q-mass): atoms sorted by loss
+    and merged upwards onto the lattice kh exactly as numerics.pld_contraction.discretise_merged does
+    with intervals (merging outcomes is a post-processing; what cannot be balanced is rounded DOWN,
+    which only lowers the game's value, §4c). Atoms with P-mass 0 are dropped (they add nothing to any
+    E_P); atoms with Q-mass 0 and P-mass > 0 have loss +infinity and are kept at the top finite loss
+    (rounded down)."""
+    keep = pm > 0
+    pm, qm = pm[keep], qm[keep]
+    with np.errstate(divide="ignore"):
+        ell = np.log(pm) - np.log(qm)
+    finite = np.isfinite(ell)
+    if not finite.all():
+        ell = np.where(finite, ell, np.max(ell[finite]) if finite.any() else 0.0)
+    # first merge: the atoms whose loss lies in one lattice interval [kh, (k+1)h) become one atom (a
+    # post-processing); its loss log(sum P / sum Q) lies in the same interval
+    kk = np.floor(ell / h).astype(np.int64)
+    base = int(kk.min())
+    sp = np.bincount(kk - base, weights=pm)
+    sq = np.bincount(kk - base, weights=np.where(finite, qm, 0.0))
+    nz = sp > 0
+    idx = np.nonzero(nz)[0]
+    with np.errstate(divide="ignore"):
+        l_agg = np.log(sp[nz]) - np.log(sq[nz])
+    # an interval holding an atom of infinite loss (Q-mass 0) may exceed its top: rounded DOWN into it
+    l_agg = np.minimum(l_agg, np.nextafter((idx + base + 1) * h, -np.inf))
+    p_s, l_s = sp[nz], l_agg
+    out: dict = {}
+
+    def emit(k: int, mass: float):
+        if mass > 0:
+            out[k] = out.get(k, 0.0) + mass
+
+    carry_p, carry_l = 0.0, 0.0
+    for pn, ln in zip(p_s.tolist(), l_s.tolist()):
+        if carry_p > 0:
+            k = math.floor(carry_l / h - 1e-12) + 1
+            target = k * h
+            if ln >= target:
+                u_c = carry_p * -math.expm1(target - carry_l)
+                u_n = pn * -math.expm1(target - ln)
+                if u_n > 0 and -u_c <= u_n:
+                    tt = -u_c / u_n
+                    emit(k, carry_p + tt * pn)
+                    carry_p, carry_l = (1.0 - tt) * pn, ln
+                    continue
+                if u_n > 0:
+                    s = u_n / -u_c
+                    emit(k, s * carry_p + pn)
+                    emit(k - 1, (1.0 - s) * carry_p)
+                    carry_p = 0.0
+                    continue
+            emit(math.floor(carry_l / h - 1e-12), carry_p)
+            carry_p = 0.0
+        if carry_p == 0.0:
+            carry_p, carry_l = pn, ln
+    if carry_p > 0:
+        emit(math.floor(carry_l / h - 1e-12), carry_p)
+    ks = np.array(sorted(out), dtype=np.int64)
+    pmf = np.zeros(int(ks[-1] - ks[0]) + 1)
+    pmf[ks - ks[0]] = [out[k] for k in ks]
+    return GridPLD(int(ks[0]), pmf, 0.0)
+
+
+def triangle_grid(g: float, sigma: float, theta_u: float, theta_v: float, h: float,
+                  cells: tuple[int, int] = (600, 160)) -> GridPLD:
+    """Lower grid pair of the triangle pair with u, v at angles ``theta_u``, ``theta_v`` and w at 0."""
+    p, q = triangle_vectors(theta_u, theta_v)
+    return merge_atoms(*triangle_atoms(g, sigma, p, q, cells), h)
+
+
+def triangle_menu(m: int) -> list[tuple[float, float]]:
+    """Angle pairs (theta_u, theta_v) on the m-point circle grid with w at angle 0, u != v, one of each
+    pair mirrored by the reflection (theta_u, theta_v) -> (-theta_u, -theta_v) (same pair up to a
+    rotation). Contains PQ (u opposite w, v = w) and QP (u = w, v opposite w) when m is even."""
+    seen, out = set(), []
+    for i in range(m):
+        for j in range(m):
+            if i == j:
+                continue
+            key = min((i, j), ((m - i) % m, (m - j) % m))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((2 * math.pi * key[0] / m, 2 * math.pi * key[1] / m))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# the game on the lattice
+# --------------------------------------------------------------------------------------------------
+
+def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.ndarray:
+    """out[k - kmin] = sum_j pmf_j V~(k + k0 + j) + inf_mass, with V~ = V on the window and, outside it,
+    the bound of ``mode``: upper 1 (every value is <= 1); lower 0 below and 1 - e^{-L} above (§4c iii).
+    The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower)."""
+    n, m = len(v), step.pmf
+    lo_ext, hi_ext = kmin + step.k0, kmin + n - 1 + step.k0 + len(m) - 1
+    k = np.arange(lo_ext, hi_ext + 1)
+    if mode == "upper":
+        ext = np.ones(len(k))
+    else:
+        ext = np.where(k > kmin + n - 1, np.clip(-np.expm1(-k * h), 0.0, 1.0), 0.0)
+    a, b = max(kmin, lo_ext), min(kmin + n - 1, hi_ext)
+    if a <= b:
+        ext[a - lo_ext:b - lo_ext + 1] = v[a - kmin:b - kmin + 1]
+    out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
+    grow = 1.0 + 2.0 * (len(ext) + len(m)) * _U
+    err = convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
+                                  float(np.linalg.norm(m)) * grow, float(m.sum()) * grow)
+    inf_part = step.inf_mass * (1.0 if mode == "upper" else 1.0)  # V(+infinity) = 1
+    return out + inf_part + err if mode == "upper" else out + inf_part - err
+
+
+def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
+               record_choices: bool = False) -> dict:
+    r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
+    choices, at every epsilon of ``eps``: :math:`V_T(L) = (1 - e^{-L})_+`,
+    :math:`V_t(L) = \max_a \sum_j p_a(j) V_{t+1}(L + jh) + p_a(\infty)`, read at :math:`L = -\varepsilon`
+    (upper: at the lattice point above, lower: below; V is nondecreasing in L).
+
+    ``window`` (L_min, L_max) of the lattice; outside it V is replaced by the bound of ``mode``
+    (:func:`_expect`); by default 12 standard deviations of the composed loss below -max(eps) and
+    above 0. Returns {"eps", "delta", "chosen" (per step, the action at the state read for the first
+    epsilon), "seconds"}.
+    """
+    if mode not in ("upper", "lower"):
+        raise InvalidParameter(f"mode must be 'upper' or 'lower', got {mode!r}")
+    if not menu:
+        raise InvalidParameter("the menu of one-step pairs is empty")
+    started = time.perf_counter()
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    names = list(menu)
+    if window is None:
+        sd, mean = 0.0, 0.0
+        for s in menu.values():
+            x = (s.k0 + np.arange(len(s.pmf))) * h
+            mu = float(np.dot(s.pmf, x) / max(s.pmf.sum(), 1e-300))
+            sd = max(sd, math.sqrt(float(np.dot(s.pmf, (x - mu) ** 2) / max(s.pmf.sum(), 1e-300))))
+            mean = max(mean, abs(mu))
+        spread = 12.0 * sd * math.sqrt(steps) + steps * mean + 10 * h
+        window = (-float(eps.max()) - spread, spread)
+    kmin, kmax = math.floor(window[0] / h), math.ceil(window[1] / h)
+    k = np.arange(kmin, kmax + 1)
+    v = np.clip(-np.expm1(-np.maximum(k * h, 0.0)), 0.0, 1.0)
+    if mode == "upper":
+        v = np.minimum(v + 2 * _U, 1.0)
+    read = (np.ceil(-eps / h - 1e-12) if mode == "upper" else np.floor(-eps / h + 1e-12)).astype(np.int64)
+    if (read < kmin).any() or (read > kmax).any():
+        raise InvalidParameter("game_delta: an epsilon lies outside the window")
+    chosen = []
+    for _ in range(steps):
+        vals = np.array([_expect(v, kmin, h, menu[a], mode) for a in names])
+        best = np.argmax(vals, axis=0)
+        if record_choices:
+            chosen.append(names[int(best[read[0] - kmin])])
+        v = np.clip(vals.max(axis=0), 0.0, 1.0)
+    chosen.reverse()  # backward induction: the first computed choice is the last step's
+    return {"eps": eps, "delta": v[read - kmin], "chosen": chosen, "window": (kmin * h, kmax * h),
+            "seconds": time.perf_counter() - started}
+
+
+# --------------------------------------------------------------------------------------------------
+# bounds
+# --------------------------------------------------------------------------------------------------
+
+def symmetrised_upper(*, g: float, sigma: float, steps: int, eps, h: float, tail: float = 1e-14) -> dict:
+    """Proven upper bound on delta*(eps): the game over the menu {S} (docs/replace_one.md §3, §7c)."""
+    grids = order_grids(g, sigma, h, tail / steps)
+    return game_delta({"S": grids["S"]}, steps, h, eps, mode="upper")
+
+
+def orders_lower(*, g: float, sigma: float, steps: int, eps, h: float, tail: float = 1e-14,
+                 actions=("PQ", "QP")) -> dict:
+    """Certified lower bound: per-step adaptive choice among the merged lower grids of ``actions``."""
+    grids = order_grids(g, sigma, h, tail / steps)
+    return game_delta({a: grids["lower"][a] for a in actions}, steps, h, eps, mode="lower", record_choices=True)
+
+
+def family_lower(*, g: float, sigma: float, steps: int, eps, h: float, m: int = 12,
+                 cells: tuple[int, int] = (600, 160), extra: dict | None = None) -> dict:
+    """Certified lower bound: per-step adaptive choice among the triangle pairs of :func:`triangle_menu`
+    (m points on the circle), each through its exact rectangle masses merged onto the lattice, plus the
+    one-dimensional lower grids in ``extra``. Returns :func:`game_delta`'s dict and ``menu_size``."""
+    menu = {f"tri({a:.4f},{b:.4f})": triangle_grid(g, sigma, a, b, h, cells) for a, b in triangle_menu(m)}
+    if extra:
+        menu.update(extra)
+    out = game_delta(menu, steps, h, eps, mode="lower", record_choices=True)
+    out["menu_size"] = len(menu)
+    return out
