@@ -63,3 +63,17 @@ def test_shortfall_on_real_mnist_is_open_on_a_stand_in_not_reproduced():
     assert status == "not-reproduced" and isinstance(missing, Missing) and "USPS" in missing.what
     status, _, missing = X._shortfall(["mlp/mnist-5k"])
     assert status == "not-reproduced" and missing.kind == "model family"
+
+
+def test_a_constant_that_leaves_both_arms_identical_is_not_counted_as_a_variation(monkeypatch):
+    r = _rows(-0.05, {c: -0.05 for c in CONSTANTS})
+    inert = "L 10, sigma 30, R 2"  # R enters neither MAPA's nor AUDP's step sizes: identical per-seed accuracies
+    for row in [x for x in r if x["panel"] == "lr/mnist-5k" and x["label"].split(" | ")[0] in ("MAPA", "AUDP clip 3")]:
+        if row["label"].startswith("MAPA") or row["label"].startswith("AUDP clip 3 |"):
+            r.append({**row, "panel": X.CONSTANTS_PANEL, "label": f"{row['label']} | R 2", "constants": inert})
+    monkeypatch.setattr(X, "_rows", lambda name: r)
+    monkeypatch.setattr(X, "_our_iterations", lambda name, panel: 15000)
+    v = X._fig6_claim("paper-literal", "paper")
+    comps = v.evidence["unstated_constants"]["comparisons"]
+    assert v.status == "refuted" and any(c["constants"] == inert and not c["moves_result"] for c in comps)
+    assert "R 2" not in v.why and "not counted: " + inert in v.evidence["unstated_constants"]["range"]
