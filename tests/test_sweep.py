@@ -229,7 +229,8 @@ def test_certificate_boxes_are_keyed_without_the_ledger(monkeypatch):
     monkeypatch.setattr(numerics.certify, "sweep", record)
     tc.certify_lemma_b3(2, 4.0)
     margins = {p["margin_ref"].partition(":")[0] for p in seen}
-    assert margins == {"theory.lemmas.tail_lemma_balls"}
-    assert {p["digest"] for p in seen} == {sw.source_digest("theory.lemmas.tail_lemma_balls")}
-    keyed = _closure("numerics.certify") | _closure("theory.lemmas.tail_lemma_balls")
-    assert not {m for m in keyed if m.startswith("theory.") and m != "theory.lemmas.tail_lemma_balls"}, keyed
+    assert margins == {"theory.lemmas.tail_lemma_hull"}
+    assert {p["digest"] for p in seen} == {sw.source_digest("theory.lemmas.tail_lemma_hull")}
+    keyed = _closure("numerics.certify") | _closure("theory.lemmas.tail_lemma_hull")
+    margin_modules = {"theory.lemmas.tail_lemma_balls", "theory.lemmas.tail_lemma_hull"}
+    assert not {m for m in keyed if m.startswith("theory.") and m not in margin_modules}, keyed

@@ -31,6 +31,7 @@ import mpmath
 from numerics.certify import Certificate, Coordinate, certify
 from theory.ledger import Verdict
 from theory.lemmas import tail_lemma_balls as balls
+from theory.lemmas import tail_lemma_hull as hull
 # the margins are re-exported: callers and tests name them here (their home is tail_lemma_balls, see there why)
 from theory.lemmas.tail_lemma_balls import (big_u, lemma_b3_constraints, lemma_b3_margin,  # noqa: F401
                                            moment_14_margin, moment_14_margin_at_q0, q_of_tau, r_over_r0,
@@ -64,7 +65,9 @@ def certify_lemma_b3(lam_max: int, sigma_max: float, *, sigma_min: float = SIGMA
     """Certify (or refute) the conclusion for integer lam_min <= lambda <= lam_max,
     sigma_min <= sigma <= sigma_max, 0 < q <= q_cap (the lemma's whole q range), U_0, U_1 < 1."""
     kwargs.setdefault("initial_splits", 2)
-    return certify(f"{balls.__name__}:lemma_b3_margin", _lemma_coords(sigma_min, sigma_max),
+    # the same margin as balls.lemma_b3_margin, its exact side enclosed term by term by the factors' ends
+    # (issue 34: midpoint-radius powers of q made ~1,400 boxes per lambda at lambda = 400)
+    return certify(f"{hull.__name__}:lemma_b3_margin_hull", _lemma_coords(sigma_min, sigma_max),
                    discrete={"lam": list(range(lam_min, lam_max + 1))},
                    constraints_ref=f"{balls.__name__}:lemma_b3_constraints", **kwargs)
 
