@@ -12,7 +12,7 @@ import math
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import numerics
@@ -64,6 +64,7 @@ cheap_sigma = st.sampled_from(["1e-9", "1e-3", "0.05", "0.8", "5", "1e8", "1e50"
 cheap_steps = st.sampled_from(["1", "3", "20"])
 cheap_delta = st.sampled_from(["1e-15", "1e-5", "0.5"])
 cheap_epsilon = st.sampled_from(["0", "1", "1e3"])
+cheap_epochs = st.sampled_from(["1", "0.5", "2", "0", "-1", "nan", "inf", "abc"])  # at most 2 ceil(n/b) steps
 MECHANISMS = {  # sampling -> options that make a complete, valid mechanism
     "poisson": st.one_of(st.tuples(st.just("--q"), cheap_q).map(lambda t: [t]),
                          st.just([("--batch-size", "10"), ("--dataset-size", "1000")])),
@@ -73,6 +74,9 @@ MECHANISMS = {  # sampling -> options that make a complete, valid mechanism
     "with-replacement": st.sampled_from([[("--batch-size", "5"), ("--dataset-size", "100")],
                                          [("--batch-size", "200"), ("--dataset-size", "100")]]),
     "full-batch": st.just([]),
+    "shuffled": st.sampled_from([[("--batch-size", "10"), ("--dataset-size", "100")],
+                                 [("--batch-size", "100"), ("--dataset-size", "100")],
+                                 [("--batch-size", "7"), ("--dataset-size", "50")]]),
 }
 EXTRA = {  # options a user may add, valid or not
     "--q": extreme_numbers, "--sigma": extreme_numbers, "--steps": extreme_numbers, "--delta": extreme_numbers,
@@ -94,7 +98,9 @@ def command_lines(draw):
     command = draw(st.sampled_from(["epsilon", "delta"]))
     sampling = draw(st.sampled_from(sorted(MECHANISMS)))
     options = [("--sampling", sampling)] + draw(MECHANISMS[sampling])
-    options += [("--sigma", draw(cheap_sigma)), ("--steps", draw(cheap_steps)),
+    steps = ("--steps", draw(cheap_steps)) if sampling == "poisson" or draw(st.booleans()) \
+        else ("--epochs", draw(cheap_epochs))  # epochs of a Poisson phase are epochs / q steps: not cheap
+    options += [("--sigma", draw(cheap_sigma)), steps,
                 ("--delta", draw(cheap_delta)) if command == "epsilon" else ("--epsilon", draw(cheap_epsilon))]
     options.append(("--adjacency", draw(st.sampled_from(["add-remove", "replace-one"]))))
     for _ in range(draw(st.integers(0, 2))):
@@ -107,20 +113,46 @@ def command_lines(draw):
 
 
 def cheap(argv) -> bool:
-    """Whether the answer is a quick accountant run: epochs can mean many steps, and delta() of the
+    """Whether the answer is a quick accountant run: epochs can mean many steps (one --epochs of a
+    cheap_epochs value, with a batch size given, means at most 2 ceil(n/b) steps), and delta() of the
     adaptive fixed-size replace-one accountant (numerics.adaptive) takes minutes at a delta near 0."""
     text = " ".join(argv)
     adaptive_delta = (argv[0] == "delta" and "fixed-size" in text and "replace-one" in text
                       and "laplace" not in text)
-    return "--epochs" not in text and "--method all" not in text and not adaptive_delta
+    values = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--epochs"]
+    epochs_cheap = not values or (len(values) == 1 and values[0] in ("1", "0.5", "2", "0", "-1", "nan", "inf",
+                                                                      "abc")
+                                  and "--q" not in argv and "--sampling-rate" not in argv
+                                  and "--phase" not in argv and "poisson" not in argv
+                                  and argv.count("--batch-size") == 1 and argv.count("--dataset-size") == 1
+                                  and not any(argv[i + 1] not in ("10", "100", "7", "50")
+                                              for i, a in enumerate(argv[:-1])
+                                              if a in ("--batch-size", "--dataset-size")))
+    return epochs_cheap and "--method all" not in text and not adaptive_delta
+
+
+SHUFFLED_EPOCHS = ["epsilon", "--sampling", "shuffled", "--batch-size", "10", "--dataset-size", "100", "--sigma",
+                   "0.8", "--epochs", "2", "--delta", "1e-5", "--adjacency", "replace-one"]
 
 
 @settings(max_examples=40)
 @given(argv=command_lines(), prog=st.sampled_from(["python -m numerics", "dpverify"]))
+@example(argv=SHUFFLED_EPOCHS, prog="dpverify")
+@example(argv=["delta", *SHUFFLED_EPOCHS[1:9], "--epochs", "0.5", "--epsilon", "1", "--adjacency", "replace-one"],
+         prog="python -m numerics")
+@example(argv=SHUFFLED_EPOCHS[:-1] + ["add-remove"], prog="dpverify")
+@example(argv=SHUFFLED_EPOCHS[:10] + ["nan"] + SHUFFLED_EPOCHS[11:], prog="dpverify")
 def test_random_and_extreme_command_lines_answer_or_fail_in_one_line(argv, prog):
     if not cheap(argv):
         argv = argv + ["--bogus"]  # keep only the validation of these: long runs are tested below
     assert_contract(*run_cli(argv, prog), prog=prog)
+
+
+def test_the_shuffled_epochs_examples_are_answered():
+    """The explicit examples above reach the accountant (cheap) and answer, naming the epochs."""
+    assert cheap(SHUFFLED_EPOCHS)
+    status, out, _ = run_cli(SHUFFLED_EPOCHS)
+    assert status == 0 and "epochs" in out and "shuffled" in out
 
 
 @settings(max_examples=15)
@@ -145,7 +177,7 @@ extreme_sigma = st.sampled_from([1e-9, 1e-3, 0.05, 0.8, 5.0, 1e8, 1e50])
 def phase_fields(draw):
     """Phase fields that make a complete phase of a random sampling and noise (extreme but cheap values),
     then at most one field replaced by a value that contradicts or is out of range."""
-    sampling = draw(st.sampled_from(["poisson", "fixed-size", "with-replacement", "full-batch"]))
+    sampling = draw(st.sampled_from(["poisson", "fixed-size", "with-replacement", "full-batch", "shuffled"]))
     noise = draw(st.sampled_from(["gaussian", "gaussian", "laplace", "l2-knorm"]))
     fields = {"q": None, "sigma": draw(extreme_sigma), "steps": draw(st.sampled_from([1, 3, 20])),
               "sampling": sampling, "noise": noise, "dimension": 8 if noise == "l2-knorm" else None}
@@ -173,7 +205,7 @@ def api_contract(call):
 
 def expensive(fields) -> bool:
     """A valid phase whose answer is a long accountant run (10^12 steps through a grid of a mixture)."""
-    return fields["steps"] == 10 ** 12 and fields["sampling"] in ("fixed-size", "with-replacement")
+    return fields["steps"] == 10 ** 12 and fields["sampling"] in ("fixed-size", "with-replacement", "shuffled")
 
 
 @settings(max_examples=40)
