@@ -141,6 +141,8 @@ def test_opacus_optimizer_hook_steps_once_per_call():
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Secure RNG turned off:UserWarning")  # Opacus's notice, on every engine
+@pytest.mark.filterwarnings("ignore:Full backward hook is firing:UserWarning")  # torch, inputs need no grad
 def test_a_real_privacy_engine_uses_it():
     """With Opacus installed: PrivacyEngine trains with our accountant in place of its own."""
     opacus = pytest.importorskip("opacus")
