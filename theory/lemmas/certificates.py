@@ -4,7 +4,8 @@ Each claim of the form :math:`f \le g` over a region gets a module-level *margin
 enclosure of :math:`g - f`, possibly multiplied by a positive factor, in a cancellation-free form) and a
 *constraints* function (the hypotheses as enclosures that must be :math:`\ge 0`), both in
 :mod:`theory.lemmas.tail_lemma_balls` (re-exported here; that module imports only :mod:`numerics`, so a
-certificate's cached boxes survive edits to the ledger and to this module).
+certificate's cached boxes survive edits to the ledger and to this module); Lemma B.3's conclusion is certified
+through :mod:`theory.lemmas.tail_lemma_hull`, the same margin with a tighter enclosure over wide boxes (issue 34).
 :func:`numerics.certify.certify` runs branch and bound over them through the sweep runner. The claim
 modules (``lemma_b3_certified`` of seed 002, ``certified`` of seed 000) call the ``certify_*`` functions
 and record ``evidence_kind="rigorous"`` with the region covered, the number of boxes, the smallest

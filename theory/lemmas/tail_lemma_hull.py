@@ -2,7 +2,8 @@ r"""A tighter enclosure of the tail lemma's conclusion margin (002 Lemma B.3 = 0
 for the certificate of :mod:`theory.proactive_dp.lemma_b3_certified` (issue 34).
 
 The margin is the one of :func:`theory.lemmas.tail_lemma_balls.lemma_b3_margin` (same function, same
-coordinates): only the enclosure of its exact side differs. There, :math:`\sigma^2 S_\alpha =
+coordinates): only its enclosure over a box differs, in three places: the range of :math:`q` (:func:`q_range`),
+the bound (:func:`_bound_hull`, two monotone corners) and the exact side's sum, below. There, :math:`\sigma^2 S_\alpha =
 \sum_{k=2}^{\alpha} w_k (1-q)^{\alpha-k} q^{k-2}\varphi(c_k x)` (:func:`numerics.enclosures.sigma2_a_excess_over_q2`,
 :math:`w_k = \binom\alpha k c_k`, :math:`c_k = k(k-1)/2`, :math:`x = 1/\sigma^2`) is summed in midpoint-radius
 balls, and a power :math:`q^{n}` of a ball of relative radius :math:`r` comes out with relative radius

@@ -30,7 +30,9 @@ def check_lemma_b3_conclusion() -> Verdict:
     region = {"lam": [1, sc["lam_max"]], "sigma": [tc.SIGMA_MIN_002, sc["sigma_max"]],
               "q": "all of (0, exp(-lam/sigma^2)/sigma] with U_0, U_1 < 1 (coordinate tau = q/q_cap in [0, 1])"}
     note = ("margin sigma^2 (bound - alpha)/q^2 at the tightest constants r0 = q sigma, u_j = U_j(lam) (this covers "
-            "every admissible r0, u_j: theory.lemmas.certificates.lemma_b3_margin); exact side from positive terms only; " + BEYOND)
+            "every admissible r0, u_j: theory.lemmas.certificates.lemma_b3_margin); exact side from positive terms only, each "
+            "enclosed over a box by its factors' ends, the bound by its two monotone corners (theory.lemmas.tail_lemma_hull); "
+            + BEYOND)
     cex = lemma_point(cert.counterexample["lam"], cert.counterexample["sigma"], cert.counterexample["tau"]) \
         if cert.status == "refuted" else None
     return certificate_verdict(cert, region, note, cex)
