@@ -101,7 +101,7 @@ ITEMS = (
     Item("text", "settings: regulariser 0.0001, K = 5, b = 12, theta = 0.5", "L463",
          reason="inputs (theory/mapa/paper_values.py), used by the figures"),
     Item("figure", "Fig. 4: inference results at eps 0.01 / 0.1 / 1, iterations 2000-14,000", "L484-L492",
-         claims=("003.fig-4.eps-1-restores",)),
+         claims=("003.fig-4.eps-1-restores", "003.fig-4.eps-1-restores.ours-untrained")),
     Item("figure", "Fig. 5: gradient norm, AUDP clips 15/3/0.2, MAPA initial clips 200/100/10, K = 100, eps 0.1", "L486-L499",
          claims=("003.fig-5.audp-extreme-clips-hurt", "003.fig-5.mapa-insensitive-to-initial-clip")),
     Item("text", "Fig. 6 setting: five edges, 15,000/10,000/25,000 iterations, eps 0.1-0.5", "L503",
