@@ -46,6 +46,7 @@ def run_report(clone: Path, cache: Path, log: Path) -> dict:
                 gap, gap_after = now - last, prev
             last, prev = now, line.strip()[:100]
             out.write(f"{now - t0:8.1f} {line}")
+            out.flush()  # tail -f the log while it runs
         rc = proc.wait()
     end = time.monotonic()
     if end - last > gap:
