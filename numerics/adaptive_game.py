@@ -292,3 +292,74 @@ def family_lower(*, g: float, sigma: float, steps: int, eps, h: float, m: int = 
     out = game_delta(menu, steps, h, eps, mode="lower", record_choices=True)
     out["menu_size"] = len(menu)
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# with-replacement under replace-one (docs/replace_one.md §7f)
+# --------------------------------------------------------------------------------------------------
+
+def mixture_hockey_stick(p_mix, q_mix, sigma: float, alpha: float) -> float:
+    r""":math:`H_\alpha(P\|Q)` for one-dimensional Gaussian location mixtures ``p_mix``, ``q_mix`` (tuples of
+    (mean, weight)), noise ``sigma``: the sign changes of :math:`p - \alpha q` are bracketed on a grid of
+    spacing sigma/400 over the means +- 14 sigma and refined by brentq; the masses of the intervals where
+    it is positive are exact normal CDF differences."""
+    from scipy import optimize
+
+    means = [m for m, _ in p_mix] + [m for m, _ in q_mix]
+    lo, hi = min(means) - 14.0 * sigma, max(means) + 14.0 * sigma
+    y = np.arange(lo, hi, sigma / 400.0) + math.sqrt(2.0) * 1e-5 * sigma
+
+    def dens(mix, z):
+        return sum(w * np.exp(-0.5 * ((z - m) / sigma) ** 2) for m, w in mix)
+
+    def f(z):
+        return dens(p_mix, z) - alpha * dens(q_mix, z)
+    fy = f(y)
+    edges = [-math.inf]
+    for i in np.nonzero(np.sign(fy[:-1]) * np.sign(fy[1:]) < 0)[0]:
+        edges.append(optimize.brentq(lambda z: float(f(z)), y[i], y[i + 1], xtol=1e-14))
+    edges.append(math.inf)
+
+    def mass(mix, a, b):
+        return sum(w * float(_interval_masses(np.array([a, b]) / sigma, m / sigma)[0]) for m, w in mix)
+    total = 0.0
+    for a, b in zip(edges[:-1], edges[1:]):
+        mid = 0.5 * (max(a, lo) + min(b, hi))
+        if float(f(mid)) > 0:
+            total += mass(p_mix, a, b) - alpha * mass(q_mix, a, b)
+    return max(total, 0.0)
+
+
+def with_replacement_counterexample(*, b: int, n: int, sigma: float, others, log_alphas=None) -> dict:
+    r"""The symmetrised copies pair does NOT dominate a with-replacement replace-one step (§7f).
+
+    Step: b draws with replacement from n scalar records, the record differing is +1 in D and -1 in D',
+    the other n - 1 records have the gradients ``others``. Candidate dominating profile:
+    :math:`\max(H_\alpha(C\|N(0)), H_\alpha(N(0)\|C))`, :math:`C = \sum_k \pi_k N(2k)`, :math:`\pi` = Bin(b, 1/n)
+    (the realizable copies pair of numerics.dominating and its reverse). Returns the largest excess of
+    the step's profile over it on the grid ``log_alphas`` (default [-2, 2], step 0.05) and where."""
+    import itertools
+    from scipy import stats
+
+    if len(others) != n - 1:
+        raise InvalidParameter("others must list the gradients of the other n - 1 records")
+    law_p, law_q = {}, {}
+    for seq in itertools.product(range(n), repeat=b):
+        k = sum(1 for i in seq if i == 0)
+        rest = sum(others[i - 1] for i in seq if i != 0)
+        for law, target in ((law_p, 1.0), (law_q, -1.0)):
+            m = round(rest + k * target, 12)
+            law[m] = law.get(m, 0.0) + float(n) ** -b
+    pi = stats.binom(b, 1.0 / n).pmf(np.arange(b + 1))
+    c = tuple((2.0 * k, float(pi[k])) for k in range(b + 1))
+    n0 = ((0.0, 1.0),)
+    p_mix, q_mix = tuple(sorted(law_p.items())), tuple(sorted(law_q.items()))
+    grid = np.arange(-2.0, 2.0001, 0.05) if log_alphas is None else np.asarray(log_alphas, float)
+    best = (-math.inf, None)
+    for la in grid:
+        a = math.exp(la)
+        ex = mixture_hockey_stick(p_mix, q_mix, sigma, a) - max(mixture_hockey_stick(c, n0, sigma, a),
+                                                                mixture_hockey_stick(n0, c, sigma, a))
+        if ex > best[0]:
+            best = (ex, float(la))
+    return {"excess": best[0], "log_alpha": best[1], "step": (p_mix, q_mix), "copies": c}

@@ -1,0 +1,178 @@
+"""numerics.adaptive_game (issue 35; docs/replace_one.md section 7): the per-step adaptive game.
+
+Oracles, independent of numerics: tests/adaptive_oracle.py (tiny fixed-size data sets with scalar
+gradients, an exhaustive adaptive adversary over a finite menu of gradient maps, quadrature) and, for the
+triangle pairs of the plane, the one-dimensional conditional form of docs section 7a (y2 has the same law
+under both hypotheses; given y2 the pair is a three-point pair in y1) evaluated with the oracle's exact
+one-dimensional hockey-stick divergence and scipy quadrature. No expected number is typed in: every test
+compares two computations, with a tolerance that is stated.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate
+
+from numerics import adaptive_game as ag
+from numerics.errors import InvalidParameter
+
+from . import adaptive_oracle as oracle
+
+
+# --------------------------------------------------------------------------------------------------
+# the engine
+# --------------------------------------------------------------------------------------------------
+
+def test_game_over_S_is_the_composition_of_S():
+    """With the one-pair menu {S} the game is the plain T-fold composition of S: recomputed by direct
+    convolution of the grid PMF (numpy, no FFT) and the hockey-stick sum at the lattice epsilon."""
+    g, sigma, steps, h = 0.2, 1.0, 4, 5e-3
+    grids = ag.order_grids(g, sigma, h, 1e-14)
+    s = grids["S"]
+    eps = np.array([0.5, 1.0, 1.5])
+    game = ag.game_delta({"S": s}, steps, h, eps, mode="upper")["delta"]
+    pmf, k0 = s.pmf.copy(), s.k0
+    for _ in range(steps - 1):
+        pmf, k0 = np.convolve(pmf, s.pmf), k0 + s.k0
+    x = (k0 + np.arange(len(pmf))) * h
+    inf_mass = 1.0 - (1.0 - s.inf_mass) ** steps
+    for e, d in zip(eps, game):
+        k = math.ceil(e / h - 1e-12)  # the game reads the lattice point at or above epsilon
+        direct = inf_mass + float(np.sum(pmf[x > k * h] * -np.expm1(k * h - x[x > k * h])))
+        assert d >= direct - 1e-12
+        assert d <= direct + 1e-9
+
+
+def test_upper_and_lower_bracket_the_fixed_orders_and_each_other():
+    g, sigma, steps, h = 0.5, 1.0, 5, 2e-3
+    up = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h)["delta"][0]
+    low = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h)["delta"][0]
+    fixed = ag.game_delta({"PQ": ag.order_grids(g, sigma, h, 1e-14)["lower"]["PQ"]}, steps, h, [1.0],
+                          mode="lower")["delta"][0]
+    assert fixed <= low <= up
+
+
+@pytest.mark.parametrize("n,b", [(2, 1), pytest.param(3, 1, marks=pytest.mark.slow),
+                                 pytest.param(4, 2, marks=pytest.mark.slow)])
+def test_two_steps_bracket_the_exhaustive_adaptive_oracle(n, b):
+    """The oracle's adversary chooses, at each of 2 steps, the other records' scalar gradients from
+    {-1, 0, 1} (every multiset) as a function of the first output: its value is realizable, so it is
+    <= the proven upper bound, and its menu contains both orders (others all -1 / all +1), so it is >=
+    our certified per-step lower bound over the two orders (up to the oracle's quadrature, 1e-6)."""
+    sigma, eps, steps, h = 1.0, 0.5, 2, 1e-3
+    g = b / n
+    value = oracle.adaptive_delta(oracle.menu(n, b), sigma, steps, eps)
+    up = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    low = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    assert value <= up + 1e-9
+    assert low <= value + 1e-6
+
+
+@pytest.mark.slow
+def test_slow_three_steps_bracket_the_exhaustive_adaptive_oracle():
+    sigma, eps, steps, h, n, b = 1.0, 0.5, 3, 1e-3, 2, 1
+    value = oracle.adaptive_delta(oracle.menu(n, b), sigma, steps, eps)
+    up = ag.symmetrised_upper(g=b / n, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    low = ag.orders_lower(g=b / n, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    assert low <= value + 1e-6
+    assert value <= up + 1e-9
+
+
+def test_bad_input_is_refused():
+    s = ag.order_grids(0.2, 1.0, 1e-2, 1e-12)["S"]
+    with pytest.raises(InvalidParameter):
+        ag.game_delta({"S": s}, 2, 1e-2, [1.0], mode="both")
+    with pytest.raises(InvalidParameter):
+        ag.game_delta({}, 2, 1e-2, [1.0], mode="upper")
+    with pytest.raises(InvalidParameter):
+        ag.triangle_atoms(0.2, 1.0, [1.0, 0.0], [1.0, 0.0])
+
+
+# --------------------------------------------------------------------------------------------------
+# triangle pairs
+# --------------------------------------------------------------------------------------------------
+
+def _conditional_profile(g, sigma, p, q, alpha):
+    """H_alpha of ((1-g)N(0) + gN(p), (1-g)N(0) + gN(q)) in the plane by the section 7a conditional form:
+    y2 (along e2, orthogonal to p - q) has law m = (1-g)N(0) + gN(t) under both; given y2 the pair in y1
+    is ((1-r)N(0) + rN(x1), (1-r)N(0) + rN(x2)) with r = g phi(y2 - t) / m(y2)."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    e1 = (p - q) / np.linalg.norm(p - q)
+    e2 = np.array([-e1[1], e1[0]])
+    x1, x2, t = float(p @ e1), float(q @ e1), float(p @ e2)
+
+    def phi(z):
+        return math.exp(-0.5 * (z / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
+
+    def f(y2):
+        m = (1 - g) * phi(y2) + g * phi(y2 - t)
+        r = g * phi(y2 - t) / m
+        pair = (((0.0, 1 - r), (x1, r)), ((0.0, 1 - r), (x2, r)))
+        return m * oracle.hockey_stick(pair, sigma, alpha)
+    lim = abs(t) + 12 * sigma
+    return integrate.quad(f, -lim, lim, points=(0.0, t), limit=200, epsabs=1e-11, epsrel=1e-9)[0]
+
+
+@pytest.mark.parametrize("angles", [(math.pi, 0.0), (0.5 * math.pi, 1.5 * math.pi), (2.0, 4.0), (0.7, 3.5)])
+def test_triangle_grid_is_below_the_exact_profile_and_close(angles):
+    """One step (T = 1): the game's lower value over the triangle's merged lattice pair is a garbling's
+    divergence, so <= the exact H_alpha by the conditional quadrature; and it is within 2e-3 of it
+    (the discretisation loss at these cells and lattice)."""
+    g, sigma, h = 0.3, 1.0, 2e-3
+    p, q = ag.triangle_vectors(*angles)
+    grid = ag.triangle_grid(g, sigma, *angles, h, cells=(2000, 400))
+    for eps in (-0.3, 0.0, 0.4):
+        low = ag.game_delta({"K": grid}, 1, h, [eps], mode="lower")["delta"][0]
+        exact = _conditional_profile(g, sigma, p, q, math.exp(eps))
+        assert low <= exact + 1e-8
+        assert low >= exact - 2e-3
+
+
+def test_triangle_pq_is_the_one_dimensional_pq():
+    """The triangle with u opposite w and v = w is PQ: its planar lattice pair and the one-dimensional
+    merged grid give the same game value to 1e-4 (both are lower bounds of the same quantity)."""
+    g, sigma, steps, h = 0.5, 1.0, 3, 2e-3
+    tri = ag.triangle_grid(g, sigma, math.pi, 0.0, h, cells=(2000, 400))
+    one = ag.order_grids(g, sigma, h, 1e-14)["lower"]["PQ"]
+    a = ag.game_delta({"PQ": tri}, steps, h, [1.0], mode="lower")["delta"][0]
+    b = ag.game_delta({"PQ": one}, steps, h, [1.0], mode="lower")["delta"][0]
+    assert abs(a - b) <= 1e-4
+
+
+def test_triangle_menu_contains_both_orders_and_no_mirror_twice():
+    menu = ag.triangle_menu(8)
+    assert (math.pi, 0.0) in menu and (0.0, math.pi) in menu
+    keys = {(round(a, 9), round(b, 9)) for a, b in menu}
+    for a, b in menu:
+        mirror = (round((-a) % (2 * math.pi), 9), round((-b) % (2 * math.pi), 9))
+        assert mirror == (round(a, 9), round(b, 9)) or mirror not in keys
+
+
+def test_family_lower_is_below_the_proven_upper_bound():
+    g, sigma, steps, h = 0.5, 1.0, 3, 2e-3
+    fam = ag.family_lower(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h, m=6, cells=(1000, 200))["delta"][0]
+    up = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h)["delta"][0]
+    assert fam <= up
+
+
+# --------------------------------------------------------------------------------------------------
+# with-replacement (docs section 7f): the symmetrised copies pair does not dominate
+# --------------------------------------------------------------------------------------------------
+
+def test_with_replacement_copies_pair_symmetrised_is_not_dominating():
+    """n = 2, b = 2 draws with replacement, sigma = 1: the record's gradient +1 in D, -1 in D', the other
+    record 0. Its H_1 exceeds max(H_1(C || N0), H_1(N0 || C)) for the copies pair C = sum_k pi_k N(2k),
+    pi = Bin(2, 1/2), computed by the oracle's exact hockey-stick (and by the module)."""
+    res = ag.with_replacement_counterexample(b=2, n=2, sigma=1.0, others=(0.0,))
+    pi = [0.25, 0.5, 0.25]
+    c = tuple((2.0 * k, pi[k]) for k in range(3))
+    n0 = ((0.0, 1.0),)
+    # the step's laws: two draws, each the target (prob 1/2) or the other record (gradient 0)
+    p = ((0.0, 0.25), (1.0, 0.5), (2.0, 0.25))
+    q = ((-2.0, 0.25), (-1.0, 0.5), (0.0, 0.25))
+    step = oracle.hockey_stick((p, q), 1.0, 1.0)
+    dom = max(oracle.hockey_stick((c, n0), 1.0, 1.0), oracle.hockey_stick((n0, c), 1.0, 1.0))
+    assert step > dom
+    assert abs(res["excess"] - (step - dom)) <= 1e-6
