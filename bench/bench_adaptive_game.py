@@ -96,6 +96,10 @@ def _w(lo, up):
     return (up - lo) / up if up > 0 and math.isfinite(up) else math.nan
 
 
+def _s(x) -> str:
+    return "n/r" if x is None or not math.isfinite(x) else f"{x:.1f}"
+
+
 def _table(rows) -> str:
     lines = ["| case | setting | g | sigma | T | bounds | old [lower, upper] | width | old CPU s | game lower "
              "(per step, two orders) | game upper ({S}) | width | game CPU s | family lower (m, menu) |",
@@ -104,7 +108,7 @@ def _table(rows) -> str:
         what = f"eps at delta={r['value']:.3g}" if r["kind"] == "eps" else f"delta at eps={r['value']:g}"
         lo, up = r["old"]
         row = (f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {what} | "
-               f"[{lo:.6g}, {up:.6g}] | {_w(lo, up):.2%} | {r['old_cpu']:.1f} | ")
+               f"[{lo:.6g}, {up:.6g}] | {_w(lo, up):.2%} | {_s(r['old_cpu'])} | ")
         if "game" in r:
             gl, gu = r["game"]
             row += f"{gl:.6g} | {gu:.6g} | {_w(gl, gu):.2%} | {r['game_cpu']:.1f} | "
