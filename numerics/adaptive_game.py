@@ -281,6 +281,14 @@ def orders_lower(*, g: float, sigma: float, steps: int, eps, h: float, tail: flo
     return game_delta({a: grids["lower"][a] for a in actions}, steps, h, eps, mode="lower", record_choices=True)
 
 
+def orders_upper(*, g: float, sigma: float, steps: int, eps, h: float, tail: float = 1e-14) -> dict:
+    """Upper bound on the value of the game restricted to the two orders PQ, QP (NOT on delta*: the two
+    orders do not dominate the family, docs §5, §7d): Theorem G with the menu of their connect-the-dots
+    grids, each dominating its order. Used to certify that the family's lower bound exceeds it."""
+    grids = order_grids(g, sigma, h, tail / steps)
+    return game_delta(dict(grids["upper"]), steps, h, eps, mode="upper", record_choices=True)
+
+
 def family_lower(*, g: float, sigma: float, steps: int, eps, h: float, m: int = 12,
                  cells: tuple[int, int] = (600, 160), extra: dict | None = None) -> dict:
     """Certified lower bound: per-step adaptive choice among the triangle pairs of :func:`triangle_menu`

@@ -150,6 +150,16 @@ def test_triangle_menu_contains_both_orders_and_no_mirror_twice():
         assert mirror == (round(a, 9), round(b, 9)) or mirror not in keys
 
 
+def test_two_orders_do_not_suffice_certified():
+    """docs section 7d: the game over the sampled triangle family (a certified LOWER bound on its value)
+    exceeds an UPPER bound on the value of the game over the two orders alone (Theorem G with the orders'
+    connect-the-dots grids): the conjecture 'the two orders suffice' is false at g = 0.5, sigma = 1, T = 5."""
+    g, sigma, steps, h = 0.5, 1.0, 5, 2e-3
+    fam = ag.family_lower(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h, m=8, cells=(2000, 400))["delta"][0]
+    two = ag.orders_upper(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h)["delta"][0]
+    assert fam > two
+
+
 def test_family_lower_is_below_the_proven_upper_bound():
     g, sigma, steps, h = 0.5, 1.0, 3, 2e-3
     fam = ag.family_lower(g=g, sigma=sigma, steps=steps, eps=[1.0], h=h, m=6, cells=(1000, 200))["delta"][0]
