@@ -13,7 +13,7 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
 
   - ``mode="upper"`` with a menu of *dominating* grid pairs (every one-step pair of the mechanism is
     profile-dominated by a public-coin mixture of menu pairs) is a proven upper bound on
-    :math:`\delta^*(\varepsilon)` (§7c, Theorem G). The only menu proven to dominate today is the
+    :math:`\delta^*(\varepsilon)` (§7b, Theorem G). The only menu proven to dominate today is the
     symmetrised pair S of numerics.adaptive (§3); with it the game is the plain composition of S.
   - ``mode="lower"`` with a menu of grid pairs each *dominated by* (a garbling of) a realizable step is a
     certified lower bound (§4's argument with per-step choices).
@@ -212,7 +212,7 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
     grow = 1.0 + 2.0 * (len(ext) + len(m)) * _U
     err = convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
                                   float(np.linalg.norm(m)) * grow, float(m.sum()) * grow)
-    inf_part = step.inf_mass * (1.0 if mode == "upper" else 1.0)  # V(+infinity) = 1
+    inf_part = step.inf_mass  # a +infinity loss ends the game at value V(+infinity) = 1
     return out + inf_part + err if mode == "upper" else out + inf_part - err
 
 
