@@ -129,6 +129,8 @@ def _poisson_beside(schedule, delta):
     """Poisson's certified upper epsilon for the same B/N, sigma and steps (replace-one), or None: a
     number beside the shuffled answer; its absence is said in the note, never fatal."""
     from .schedule import Phase
+    if schedule.total_steps > 10 ** 6:  # a note, not worth minutes (critical-steps searches up to 1e8 steps)
+        return None
     try:
         poisson = Schedule(tuple(Phase(p.batch_size / p.dataset_size, p.sigma, p.steps) for p in schedule.phases),
                            "replace-one")
