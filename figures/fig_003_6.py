@@ -139,6 +139,8 @@ def main(argv=None) -> None:
     cols = min(2, len(panels))  # a 2x2 grid at full setting: four panels side by side are unreadable at page width
     fig, axes = common.figure_axes(cols, rows=-(-len(panels) // cols), width=4.4)
     axes = np.atleast_1d(axes)
+    for ax in axes[len(panels):]:  # e.g. three panels in the 2 x 2 grid: no empty frame
+        ax.set_visible(False)
     all_rows, ours, spec_all, records = [], [], {}, {}
     for ax, (dataset, model) in zip(axes, panels):
         spec = arms(dataset, model, args.quick)
