@@ -276,13 +276,25 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     # other tail of each then also carries the +inf mass (pessimistic) or the dropped mass (optimistic,
     # at most ``tail`` in total)
     window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
+    chernoff = None
     if tilt is None or swamped is not None:
         log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
         wrap = 3.0 * tail - math.expm1(log_survive)
-        plain = _Bracket(compose(upper, h, tail, window=window, wrap_mass=wrap),
-                         compose(lower, h, tail, window=window, wrap_mass=wrap))
-        if tilt is None or not swamped(plain):
-            return plain
+        plain_upper = compose(upper, h, tail, window=window, wrap_mass=wrap)
+        limit = getattr(swamped, "share_limit", None) if tilt is not None else None
+        if limit is not None and "delta" in tilt:
+            # the swamp test's share, read at the Chernoff epsilon of the pessimistic PMFs instead of at
+            # the plain lower end (below it, where the share is larger): when even that exceeds the
+            # limit, the optimistic side and both tail scans are not computed (long runs: seconds).
+            # Unlike the full test this does not first ask whether the plain bracket already meets the
+            # width; the tilted composition is certified as well, so only the route changes
+            chernoff = _chernoff_lambda(upper, h, tilt["delta"])
+            if rounding_share(plain_upper, chernoff[1]) > limit:
+                swamped.seen = True
+        if not getattr(swamped, "seen", False) or tilt is None:
+            plain = _Bracket(plain_upper, compose(lower, h, tail, window=window, wrap_mass=wrap))
+            if tilt is None or not swamped(plain):
+                return plain
     from .pld_tilted import compose_tilted, tilted
     # the tilted composition bounds the wrap-around on each side with this window's ``tail`` and adds
     # the +inf mass to delta itself (ComposedPLD.inf_mass)
@@ -292,7 +304,7 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     # epsilon at delta: one exponent for both sides, found on the pessimistic PMFs (any exponent is an
     # exact change of measure with its rounding bounded by compose_tilted, so sharing it costs no
     # soundness; only the precision depends on it), instead of a 120-point search per side
-    lam, eps_guess = _chernoff_lambda(upper, h, tilt["delta"])
+    lam, eps_guess = chernoff or _chernoff_lambda(upper, h, tilt["delta"])
     return _Bracket(compose_tilted(upper, h, tail, window, lam, _tilt_floor(upper, h, lam, eps_guess))[0],
                     compose_tilted(lower, h, tail, window, lam, _tilt_floor(lower, h, lam, eps_guess))[1], True)
 
@@ -484,7 +496,7 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     started = time.perf_counter()
 
     # redo a plain composition tilted where its rounding bound swamps the target (eps_swamp_test)
-    swamped = Swamped(eps_swamp_test(delta, rel_width))
+    swamped = Swamped(eps_swamp_test(delta, rel_width), share_limit=0.1 * rel_width * delta)
 
     def bracket_of(direction, h):
         tilt = {"delta": delta}
@@ -612,8 +624,11 @@ class Swamped:
     straight away (a finer grid only has more entries to carry the bound), and ``tilt_only`` (the
     ``swamped`` argument to pass then) is None."""
 
-    def __init__(self, test):
+    def __init__(self, test, share_limit: float | None = None):
         self.test, self.seen = test, False
+        #: epsilon at delta: the rounding share beyond which the plain composition is judged swamped
+        #: from its pessimistic side alone (see _compose_direction); None: always the full test
+        self.share_limit = share_limit
 
     def __call__(self, bracket) -> bool:
         self.seen = self.seen or bool(self.test(bracket))

@@ -49,3 +49,22 @@ def test_shared_exponent_bracket_overlaps_the_per_side_one():
     lo_old, up_old = P._eps_lower(old_low, delta), P._eps_upper(old_up, delta)
     assert new.tilted and lo_new <= up_old and lo_old <= up_new
     assert abs(up_new - up_old) <= 1e-3 * up_old and abs(lo_new - lo_old) <= 1e-3 * up_old
+
+
+def test_swamp_read_from_the_pessimistic_side_alone():
+    """epsilon at delta: when the plain composition's rounding share at the Chernoff epsilon exceeds the
+    limit, the direction is composed tilted without the optimistic plain side. The full test would keep a
+    plain bracket that already meets the width (here it does); both brackets are certified, so each
+    lower end lies below the other's upper end, and the tilted one meets the width too."""
+    s = Schedule((Phase(1e-2, 1.0, 10 ** 4),), "add-remove")
+    delta, rel_width = 1e-5, 1e-3
+    h, tail = P._initial_step(s, rel_width, delta), delta * rel_width * 1e-6
+    gated = P.Swamped(P.eps_swamp_test(delta, rel_width), share_limit=0.1 * rel_width * delta)
+    full = P.Swamped(P.eps_swamp_test(delta, rel_width))
+    a = P._compose_direction(s, "remove", h, tail, {"delta": delta}, gated)
+    b = P._compose_direction(s, "remove", h, tail, {"delta": delta}, full)
+    assert gated.seen and a.tilted
+    lo_a, up_a = P._eps_lower(a.lower, delta), P._eps_upper(a.upper, delta)
+    lo_b, up_b = P._eps_lower(b.lower, delta), P._eps_upper(b.upper, delta)
+    assert lo_a <= up_b and lo_b <= up_a
+    assert up_a - lo_a <= rel_width * up_a
