@@ -22,7 +22,7 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   those below it are rounded up to the lowest grid point.
 * **Lower (optimistic).** The output line is cut into the intervals of z whose loss lies in
   :math:`(a_j - h/2 + s, a_j + h/2 + s]`; reporting only the interval is a post-processing, so the pair
-  of interval masses has a smaller divergence. Its losses :math:`\ell_j` are exact (ndtr differences)
+  of interval masses has a smaller divergence. Its losses :math:`\ell_j` are enclosed (pld_onestep)
   and lie within :math:`O(h^2)` of :math:`a_j` (the small offset s makes :math:`\ell_j \ge a_j`); each is
   then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
   :math:`\delta` (it is increasing in the loss). Mass beyond the truncation is dropped (loss
@@ -40,8 +40,11 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   so both bounds are its grids' (:func:`epsilon_pld`, :func:`delta_pld`). An earlier version bounded it above
   by remove-then-add through :math:`D\cap D'`, 18 % wide on the README example.
 
-Floating point: interval masses are computed in log space with scipy's ``log_ndtr`` (double precision,
-not enclosed: docs/certified.md). Every rounding from there on is bounded: the FFT composition by the
+Floating point: for the Gaussian pairs (numerics.pld_pairs) the one-step masses, edges and atom losses are
+enclosed (numerics.pld_onestep: Arb Taylor series per block of nodes with a proven float Horner bound,
+numerics.enclose) and rounded to their safe side, with no margin in h (issue 29; docs/certified.md); the
+pairs of numerics.location_pairs still use double-precision ``log_ndtr`` masses (not enclosed). Every
+rounding from there on is bounded: the FFT composition by the
 proven entrywise bound of numerics.fft_rounding (``ComposedPLD.noise``), added to (upper) or subtracted
 from (lower) every composed mass; where that bound would take more than a tenth of the target width
 (always below ``TILT_BELOW_DELTA``) both sides are composed with exponential tilting around epsilon
@@ -62,6 +65,7 @@ from .errors import InvalidParameter, check_delta, check_epsilon
 from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments,  # noqa: F401 (re-exported)
                           _window_side, compose, fold)
 from .fft_rounding import U
+from . import pld_onestep
 from .pld_pairs import MixturePair
 from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH,
                         TILT_BELOW_DELTA)
@@ -89,9 +93,14 @@ def _edges_z(pair: MixturePair, losses: np.ndarray) -> np.ndarray:
 
 
 def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
-    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper")."""
+    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper"). For the Gaussian
+    pairs (MixturePair) every mass is enclosed and rounded up (numerics.pld_onestep.pessimistic, issue 29);
+    other pairs (numerics.location_pairs) keep double-precision masses (docs/certified.md)."""
     l_lo, l_hi = _loss_window(pair, tail)
     k_lo, k_hi = math.floor(l_lo / h), math.ceil(l_hi / h)
+    if isinstance(pair, MixturePair):
+        k0, pmf, inf_mass = pld_onestep.pessimistic(pair, h, k_lo, k_hi)
+        return GridPLD(k0, pmf, inf_mass)
     a = np.arange(k_lo, k_hi + 1) * h
     z = _edges_z(pair, a)
     log_p, log_q = pair.edge_log_masses_pq(z)
@@ -137,10 +146,18 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
     shift = -(left + right) / 2 + 0.25 * np.maximum(np.abs(left), np.abs(right))
     z = _edges_z(pair, edges + np.clip(shift, -0.45 * h, 0.45 * h))
     z[-1] = np.inf  # the last interval takes the whole upper tail
+    if isinstance(pair, MixturePair):
+        # enclosed masses and proven loss floors, no margin in h (numerics.pld_onestep.optimistic_atoms)
+        k, mass = pld_onestep.optimistic_atoms(pair, z, h)
+        k0 = int(k.min())
+        pmf = np.bincount(k - k0, weights=mass)
+        count = np.bincount(k - k0)  # a bin sums at most `count` masses: relative error below (count - 1) u
+        return GridPLD(k0, np.nextafter(pmf * (1.0 - 2.0 * U * count), -np.inf).clip(min=0.0), 0.0)
     log_p, log_q = _interval_atoms(pair, z)
     keep = np.isfinite(log_p)
     ell = log_p[keep] - log_q[keep]
-    # round down; a loss within 1e-9 h above a grid point is sent one point lower (float safety)
+    # round down; a loss within 1e-9 h above a grid point is sent one point lower (float safety; an
+    # estimate for the double-precision pairs of numerics.location_pairs: docs/certified.md)
     k = np.floor(ell / h - 1e-9).astype(np.int64)
     k0 = int(k.min())
     pmf = np.bincount(k - k0, weights=np.exp(log_p[keep]))
