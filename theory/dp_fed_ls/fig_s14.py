@@ -23,9 +23,9 @@ from theory.ledger import Verdict, claim
 SEEDS, SIGMA = 200, 1.0
 #: the unstated data of Fig. S14 varied for the paper's claim: blob centre m (class 0 at +m(1,1), class 1 at
 #: -m(1,1), so the perfect separator is (c, c), c < 0, as stated), per-coordinate std s, points per class n
-DATA_RANGE = {"centre": (0.25, 0.5, 1.0, 2.0, 4.0), "std": (0.25, 0.5, 1.0, 2.0), "per_class": (20, 200, 1000)}
+DATA_RANGE = {"centre": (0.25, 0.5, 1.0, 2.0, 4.0), "std": (0.25, 0.5, 1.0, 2.0), "per_class": (20, 200, 500)}
 #: seeds per data setting of the paper's claim
-RANGE_SEEDS = 40
+RANGE_SEEDS = 20
 
 
 def path(sigma: float, seed: int, *, centre: float = 1.0, std: float = 1.0, per_class: int = 200) -> np.ndarray:
