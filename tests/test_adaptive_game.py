@@ -54,6 +54,19 @@ def test_upper_and_lower_bracket_the_fixed_orders_and_each_other():
     assert fixed <= low <= up
 
 
+@pytest.mark.parametrize("g,steps", [(0.5, 5), (0.2, 10)])
+def test_upper_is_above_the_realizable_lower_bound_of_numerics_adaptive(g, steps):
+    """The game's proven upper bound is >= the certified lower bound of numerics.adaptive (blocked programme),
+    and the per-step lower bound is >= the fixed order's certified lower bound reported there."""
+    from numerics.adaptive import adaptive_replace_one_delta
+    old = adaptive_replace_one_delta(g=g, sigma=1.0, steps=steps, epsilon=1.0)
+    h = 2e-3
+    up = ag.symmetrised_upper(g=g, sigma=1.0, steps=steps, eps=[1.0], h=h)["delta"][0]
+    low = ag.orders_lower(g=g, sigma=1.0, steps=steps, eps=[1.0], h=h)["delta"][0]
+    assert up >= old.delta_lower
+    assert low >= old.details["fixed_order"]["lower"]
+
+
 @pytest.mark.parametrize("n,b", [(2, 1), pytest.param(3, 1, marks=pytest.mark.slow),
                                  pytest.param(4, 2, marks=pytest.mark.slow)])
 def test_two_steps_bracket_the_exhaustive_adaptive_oracle(n, b):
