@@ -39,7 +39,7 @@ the certificate's cached boxes depend on the margins and the certifier only.
 from __future__ import annotations
 
 from numerics.enclosures import _binomial_weights, _check_order, log1p_over_x
-from theory.lemmas.tail_lemma_balls import big_u, q_of_tau, r_over_r0
+from theory.lemmas.tail_lemma_balls import big_u, r_over_r0
 
 #: the truncation test runs every this many terms; it needs the ratio bound below this ...
 _TRUNCATE_EVERY = 4
