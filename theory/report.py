@@ -36,9 +36,11 @@ import importlib
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
@@ -139,14 +141,43 @@ def _figure_state(figure: str) -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=None)
+def _figure_state_cached(figure: str) -> str:
+    return _figure_state(figure)
+
+
+@lru_cache(maxsize=None)
+def figures_read(module: str) -> tuple:
+    """The figure outputs (``figures/out/<stem>.csv``) whose stem appears in the source of ``module`` or of a
+    suite module it imports: a claim's verdict is keyed by their data too, so a regenerated CSV re-evaluates
+    every claim that may read it, declared ``figure=`` or not (over-inclusion only costs a recomputation)."""
+    from numerics.sweep import _imported_own_modules, _module_source
+
+    stems = sorted(p.stem for p in (ROOT / "figures" / "out").glob("*.csv"))
+    patterns = {s: re.compile(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![0-9a-z])") for s in stems}
+    seen, todo, found = set(), [module], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_imported_own_modules(name) - seen)
+        source = (_module_source(name)[0] or b"").decode("utf-8", "replace")
+        found.update(s for s, pat in patterns.items() if pat.search(source))
+    return tuple(sorted(found))
+
+
 def _source(c: ledger.Claim) -> str:
-    """The cache key of a claim's verdict: its module's source closure and, for a figure claim, its data."""
+    """The cache key of a claim's verdict: its module's source closure and the data of every figure the claim
+    declares or its modules name (``figures_read``)."""
     module = c.check.__module__
     try:
         digest = source_digest(module)
+        named = figures_read(module)
     except Exception:  # noqa: BLE001 - a module outside the suite (tests) has no digest
-        digest = ""
-    return digest + (":" + _figure_state(c.figure) if c.figure else "")
+        digest, named = "", ()
+    figures = sorted(set(named) | ({Path(c.figure).stem} if c.figure else set()))
+    return digest + "".join(f":{f}={_figure_state_cached(f'figures/out/{f}.png')}" for f in figures)
 
 
 def stable(value):
