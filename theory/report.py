@@ -147,14 +147,28 @@ def _figure_state_cached(figure: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def _figure_patterns() -> tuple:
+    stems = sorted(p.stem for p in (ROOT / "figures" / "out").glob("*.csv"))
+    return tuple((s, re.compile(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![0-9a-z])")) for s in stems)
+
+
+@lru_cache(maxsize=None)
+def _stems_named_in(name: str) -> frozenset:
+    from numerics.sweep import _module_source
+
+    source = (_module_source(name)[0] or b"").decode("utf-8", "replace")
+    if "fig_" not in source and "table_" not in source:
+        return frozenset()
+    return frozenset(s for s, pat in _figure_patterns() if pat.search(source))
+
+
+@lru_cache(maxsize=None)
 def figures_read(module: str) -> tuple:
     """The figure outputs (``figures/out/<stem>.csv``) whose stem appears in the source of ``module`` or of a
     suite module it imports: a claim's verdict is keyed by their data too, so a regenerated CSV re-evaluates
     every claim that may read it, declared ``figure=`` or not (over-inclusion only costs a recomputation)."""
-    from numerics.sweep import _imported_own_modules, _module_source
+    from numerics.sweep import _imported_own_modules
 
-    stems = sorted(p.stem for p in (ROOT / "figures" / "out").glob("*.csv"))
-    patterns = {s: re.compile(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![0-9a-z])") for s in stems}
     seen, todo, found = set(), [module], set()
     while todo:
         name = todo.pop()
@@ -162,8 +176,7 @@ def figures_read(module: str) -> tuple:
             continue
         seen.add(name)
         todo.extend(_imported_own_modules(name) - seen)
-        source = (_module_source(name)[0] or b"").decode("utf-8", "replace")
-        found.update(s for s, pat in patterns.items() if pat.search(source))
+        found |= _stems_named_in(name)
     return tuple(sorted(found))
 
 
