@@ -17,7 +17,6 @@ def test_the_key_changes_with_the_csv(tmp_path, monkeypatch):
     out.mkdir(parents=True)
     (out / "fig_009_1.csv").write_text("a\n1\n")
     monkeypatch.setattr(report, "ROOT", tmp_path)
-    report._figure_state_cached.cache_clear()
     first = report._figure_state("figures/out/fig_009_1.png")
     (out / "fig_009_1.csv").write_text("a\n2\n")
     assert report._figure_state("figures/out/fig_009_1.png") != first

@@ -141,32 +141,41 @@ def _figure_state(figure: str) -> str:
     return h.hexdigest()
 
 
-@lru_cache(maxsize=None)
 def _figure_state_cached(figure: str) -> str:
+    return _figure_state_at(figure, str(ROOT))
+
+
+@lru_cache(maxsize=None)
+def _figure_state_at(figure: str, root: str) -> str:
     return _figure_state(figure)
 
 
 @lru_cache(maxsize=None)
-def _figure_patterns() -> tuple:
-    stems = sorted(p.stem for p in (ROOT / "figures" / "out").glob("*.csv"))
+def _figure_patterns(out_dir: str) -> tuple:
+    stems = sorted(p.stem for p in Path(out_dir).glob("*.csv"))
     return tuple((s, re.compile(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![0-9a-z])")) for s in stems)
 
 
 @lru_cache(maxsize=None)
-def _stems_named_in(name: str) -> frozenset:
+def _stems_named_in(name: str, out_dir: str) -> frozenset:
     from numerics.sweep import _module_source
 
     source = (_module_source(name)[0] or b"").decode("utf-8", "replace")
     if "fig_" not in source and "table_" not in source:
         return frozenset()
-    return frozenset(s for s, pat in _figure_patterns() if pat.search(source))
+    return frozenset(s for s, pat in _figure_patterns(out_dir) if pat.search(source))
 
 
-@lru_cache(maxsize=None)
 def figures_read(module: str) -> tuple:
     """The figure outputs (``figures/out/<stem>.csv``) whose stem appears in the source of ``module`` or of a
     suite module it imports: a claim's verdict is keyed by their data too, so a regenerated CSV re-evaluates
-    every claim that may read it, declared ``figure=`` or not (over-inclusion only costs a recomputation)."""
+    every claim that may read it, declared ``figure=`` or not (over-inclusion only costs a recomputation).
+    The caches are keyed by the output directory (tests point ROOT elsewhere)."""
+    return _figures_read(module, str(ROOT / "figures" / "out"))
+
+
+@lru_cache(maxsize=None)
+def _figures_read(module: str, out_dir: str) -> tuple:
     from numerics.sweep import _imported_own_modules
 
     seen, todo, found = set(), [module], set()
@@ -176,7 +185,7 @@ def figures_read(module: str) -> tuple:
             continue
         seen.add(name)
         todo.extend(_imported_own_modules(name) - seen)
-        found |= _stems_named_in(name)
+        found |= _stems_named_in(name, out_dir)
     return tuple(sorted(found))
 
 
