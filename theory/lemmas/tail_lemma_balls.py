@@ -59,10 +59,15 @@ def lemma_b3_margin(lam, sigma, tau):
     from numerics.enclosures import sigma2_log_a_over_q2
 
     q = q_of_tau(lam, sigma, tau)
+    return lemma_b3_bound(lam, sigma, q) - sigma2_log_a_over_q2(q, sigma, lam + 1)
+
+
+def lemma_b3_bound(lam, sigma, q):
+    r"""The bound side of :func:`lemma_b3_margin` at the tightest constants, times :math:`\sigma^2/q^2`:
+    :math:`\lambda(\lambda+1)/(1-q) + (r/r_0)\,q\lambda^2(\lambda+1)/((1-q)^2\sigma)`."""
     u0, u1 = big_u(lam, sigma, q)
     lam_term = lam * (lam + 1)
-    bound = lam_term / (1 - q) + r_over_r0(sigma, u0, u1) * q * lam * lam_term / ((1 - q) ** 2 * sigma)
-    return bound - sigma2_log_a_over_q2(q, sigma, lam + 1)
+    return lam_term / (1 - q) + r_over_r0(sigma, u0, u1) * q * lam * lam_term / ((1 - q) ** 2 * sigma)
 
 
 def lemma_b3_constraints(lam, sigma, tau):

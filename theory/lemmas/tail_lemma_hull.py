@@ -39,7 +39,7 @@ the certificate's cached boxes depend on the margins and the certifier only.
 from __future__ import annotations
 
 from numerics.enclosures import _binomial_weights, _check_order, log1p_over_x
-from theory.lemmas.tail_lemma_balls import big_u, r_over_r0
+from theory.lemmas.tail_lemma_balls import big_u, lemma_b3_bound as _bound
 
 #: the truncation test runs every this many terms; it needs the ratio bound below this ...
 _TRUNCATE_EVERY = 4
@@ -106,17 +106,9 @@ def sigma2_a_excess_hull(q, sigma, alpha: int):
     return arb(low.lower()).union(arb(up.upper()))
 
 
-def _bound(lam, sigma, q):
-    r"""The lemma's bound times :math:`\sigma^2/q^2` at the tightest constants:
-    :math:`\lambda(\lambda+1)/(1-q) + (r/r_0)\,q\lambda^2(\lambda+1)/((1-q)^2\sigma)` (as in
-    :func:`theory.lemmas.tail_lemma_balls.lemma_b3_margin`)."""
-    u0, u1 = big_u(lam, sigma, q)
-    lam_term = lam * (lam + 1)
-    return lam_term / (1 - q) + r_over_r0(sigma, u0, u1) * q * lam * lam_term / ((1 - q) ** 2 * sigma)
-
-
 def _bound_hull(lam, sigma, q):
-    r""":func:`_bound` over balls ``sigma``, ``q``, by its values at two corners. Where :math:`U_0, U_1 < 1`
+    r""":func:`theory.lemmas.tail_lemma_balls.lemma_b3_bound` over balls ``sigma``, ``q``, by its values at two
+    corners. Where :math:`U_0, U_1 < 1`
     (every factor positive) it is increasing in :math:`q` (:math:`1/(1-q)`, :math:`q/(1-q)^2` and
     :math:`U_j = 2\sqrt{\lambda q}/(\sigma(1-q))\cdot(1, e/\sigma)` increase, and :math:`r/r_0` increases with
     :math:`U_j`) and decreasing in :math:`\sigma` (:math:`U_j`, :math:`e^3/\sigma^3`, :math:`e^{3/\sigma^2}` and
