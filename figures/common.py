@@ -170,11 +170,26 @@ def write_outputs(out: Path, name: str, rows: list[dict], cap: dict, fig=None, *
         import matplotlib.pyplot as plt
 
         plt.close(fig)
+        record_layout(paths["provenance"], paths["png"], paths["overlaps"])
     paths["md"].write_text("\n".join(md) + "\n")
     print(f"[{name}] {cap['ours']}")
     for o in paths["overlaps"]:
         print(f"[{name}] WARNING: {o}")
     return paths
+
+
+def record_layout(sidecar: Path, png: Path, found: list[str]) -> None:
+    """Add to the sidecar what the overlap check (figures/style.py ``overlaps``) found on the very figure
+    that was saved, with the digest of the PNG it wrote: tests/test_figures_layout.py reads it for every
+    committed full-scale output, so a full figure's layout is checked without recomputing its runs (whose
+    legends, arm counts and header lengths the quick setting does not have)."""
+    import hashlib
+    import json
+
+    rec = json.loads(sidecar.read_text())
+    rec["layout"] = {"checked_by": "figures.style.overlaps at save time", "overlaps": list(found),
+                     "png": png.name, "png_sha256": hashlib.sha256(png.read_bytes()).hexdigest()}
+    sidecar.write_text(json.dumps(rec, indent=1, sort_keys=True, default=str) + "\n")
 
 
 def figure_axes(n_panels: int = 1, *, rows: int = 1, width: float | None = None):

@@ -33,7 +33,10 @@ def main(argv=None) -> None:
     points = X.noise_grid(quick=args.quick)
     rows = X.curve_rows(X.run(points, "fig_001_1"))
     sigmas = sorted({float(r["sigma"]) for r in rows})
-    fig, axes = common.figure_axes(len(sigmas), width=4.2)
+    cols = min(2, len(sigmas))  # 2 x 2 at the full setting: four panels side by side are unreadable at page width
+    fig, axes = common.figure_axes(cols, rows=-(-len(sigmas) // cols), width=4.2)
+    for ax in axes[len(sigmas):]:
+        ax.set_visible(False)
     fin = finals(rows)
     ours = []
     for ax, sig in zip(axes, sigmas):

@@ -80,25 +80,45 @@ def legend_below(ax, **kw):
 MIN_AXES_HEIGHT = 1.9
 
 
-def fit_height(fig, min_height: float = MIN_AXES_HEIGHT, rounds: int = 4) -> None:
+def fit_height(fig, min_height: float = MIN_AXES_HEIGHT, rounds: int = 8) -> None:
     """Grow ``fig`` (constrained layout) until its shortest plotting area is ``min_height`` inches tall:
     long legends below the axes and the image header take their room from the figure, never from the data
-    (a squashed panel crowds its own tick labels)."""
+    (a squashed panel crowds its own tick labels). When constrained layout gives up (its decorations, e.g.
+    tall legends under several rows of panels, leave the axes no height: matplotlib then keeps the default
+    positions, and a legend hides under the next row), the figure grows to the height the decorations need."""
     import warnings
 
     for _ in range(rounds):
-        with warnings.catch_warnings():  # a squashed layout is what this grows out of; overlaps() draws again
-            warnings.filterwarnings("ignore", message="constrained_layout not applied")
+        with warnings.catch_warnings(record=True) as caught:  # a squashed layout is what this grows out of
+            warnings.simplefilter("always")
             fig.canvas.draw()
         axes = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
         if not axes:
             return
+        if any("constrained_layout not applied" in str(w.message) for w in caught):
+            fig.set_figheight(max(1.25 * fig.get_figheight(), _needed_height(fig, axes, min_height)))
+            continue
         heights = [ax.get_position().height * fig.get_figheight() for ax in axes]
         short = min_height - min(heights)
         if short <= 0.02:
             return
         n_rows = len({round(ax.get_position().y0, 3) for ax in axes})
         fig.set_figheight(fig.get_figheight() + 1.05 * short * n_rows)
+
+
+def _needed_height(fig, axes, min_height: float) -> float:
+    """The figure height (inches) that gives every row of panels ``min_height`` plus its decorations (the
+    tallest extent of a row's axes, legends and labels beyond its plotting area), and the header its room,
+    measured on the figure as drawn."""
+    renderer = fig.canvas.get_renderer()
+    dpi, rows = fig.dpi, {}
+    for ax in axes:
+        deco = (ax.get_tightbbox(renderer).height - ax.get_window_extent(renderer).height) / dpi
+        key = round(ax.get_position().y0, 3)
+        rows[key] = max(rows.get(key, 0.0), deco)
+    sup = getattr(fig, "_suptitle", None)
+    header = sup.get_window_extent(renderer).height / dpi if sup is not None and sup.get_text() else 0.0
+    return 1.1 * (sum(rows.values()) + len(rows) * min_height + header) + 0.3
 
 
 def save(fig, out: Path, name: str) -> dict:

@@ -129,6 +129,8 @@ def _poisson_beside(schedule, delta):
     """Poisson's certified upper epsilon for the same B/N, sigma and steps (replace-one), or None: a
     number beside the shuffled answer; its absence is said in the note, never fatal."""
     from .schedule import Phase
+    if schedule.total_steps > 10 ** 6:  # a note, not worth minutes (critical-steps searches up to 1e8 steps)
+        return None
     try:
         poisson = Schedule(tuple(Phase(p.batch_size / p.dataset_size, p.sigma, p.steps) for p in schedule.phases),
                            "replace-one")
@@ -251,7 +253,19 @@ def _routes(schedule: Schedule, acc: Accountant, side: str):
         from . import pld
         alt = pld.epsilon_pld if side == "epsilon" else pld.delta_pld
         routes.append(("pld (numerics.pld composition)", lambda s, x, w: alt(s, x, rel_width=w)))
+        if _coarse_window_too_wide(schedule):
+            routes.reverse()
     return routes
+
+
+def _coarse_window_too_wide(schedule: Schedule) -> bool:
+    """Whether the first route's window (Chernoff on PMFs coarsened by pld_tilted._COARSEN grid points,
+    each step's atoms moved by half that on average) widens by more grid points than the budget holds:
+    then it fails after its discretisation (seconds at T = 10^6), and numerics.pld's composition, whose
+    window sits on the PMFs themselves, is tried first. Only the order of two certified routes changes."""
+    from .pld_tilted import _COARSEN
+    from .precision import PLD_MAX_GRID_POINTS
+    return schedule.total_steps * _COARSEN / 2 > PLD_MAX_GRID_POINTS
 
 
 def _bound_routes(schedule: Schedule, side: str):

@@ -145,14 +145,27 @@ def critical_steps_bracket(*, q=None, sigma, delta, epsilon, adjacency: str = "a
     def bounds(t):
         if t not in cache:
             s = Schedule((dataclasses.replace(template, steps=t),), adjacency)
-            cache[t] = _bounds(s, delta, method)
+            if template.sampling == "shuffled" and method == "pld":
+                # the search needs the shuffled bracket only; Poisson's number beside it (a note, seconds
+                # per probe) is computed once, at the answer, below
+                from .shuffled import epsilon_shuffled
+                cache[t] = epsilon_shuffled(s, delta)
+            else:
+                cache[t] = _bounds(s, delta, method)
         return cache[t]
 
     steps = _largest(lambda t: bounds(t).epsilon_upper <= epsilon)
     exceeding = None
     if method == "pld":
-        exceeding = _largest(lambda t: bounds(t).epsilon_lower <= epsilon, start=max(steps, 1)) + 1
-    return {"steps": steps, "steps_exceeding": exceeding, "bounds": bounds(steps) if steps else None}
+        try:  # a lower bound that never exceeds the target within STEPS_MAX (shuffled batches) leaves it open
+            exceeding = _largest(lambda t: bounds(t).epsilon_lower <= epsilon, start=max(steps, 1)) + 1
+        except InvalidParameter:
+            exceeding = None
+    answer = None
+    if steps:
+        answer = _bounds(Schedule((dataclasses.replace(template, steps=steps),), adjacency), delta, method) \
+            if template.sampling == "shuffled" and method == "pld" else bounds(steps)
+    return {"steps": steps, "steps_exceeding": exceeding, "bounds": answer}
 
 
 def critical_steps(*, q=None, sigma, delta, epsilon, adjacency: str = "add-remove", method: str = "pld",

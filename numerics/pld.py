@@ -22,7 +22,7 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   those below it are rounded up to the lowest grid point.
 * **Lower (optimistic).** The output line is cut into the intervals of z whose loss lies in
   :math:`(a_j - h/2 + s, a_j + h/2 + s]`; reporting only the interval is a post-processing, so the pair
-  of interval masses has a smaller divergence. Its losses :math:`\ell_j` are exact (ndtr differences)
+  of interval masses has a smaller divergence. Its losses :math:`\ell_j` are enclosed (pld_onestep)
   and lie within :math:`O(h^2)` of :math:`a_j` (the small offset s makes :math:`\ell_j \ge a_j`); each is
   then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
   :math:`\delta` (it is increasing in the loss). Mass beyond the truncation is dropped (loss
@@ -40,8 +40,11 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
   so both bounds are its grids' (:func:`epsilon_pld`, :func:`delta_pld`). An earlier version bounded it above
   by remove-then-add through :math:`D\cap D'`, 18 % wide on the README example.
 
-Floating point: interval masses are computed in log space with scipy's ``log_ndtr`` (double precision,
-not enclosed: docs/certified.md). Every rounding from there on is bounded: the FFT composition by the
+Floating point: for the Gaussian pairs (numerics.pld_pairs) the one-step masses, edges and atom losses are
+enclosed (numerics.pld_onestep: Arb Taylor series per block of nodes with a proven float Horner bound,
+numerics.enclose) and rounded to their safe side, with no margin in h (issue 29; docs/certified.md); the
+pairs of numerics.location_pairs still use double-precision ``log_ndtr`` masses (not enclosed). Every
+rounding from there on is bounded: the FFT composition by the
 proven entrywise bound of numerics.fft_rounding (``ComposedPLD.noise``), added to (upper) or subtracted
 from (lower) every composed mass; where that bound would take more than a tenth of the target width
 (always below ``TILT_BELOW_DELTA``) both sides are composed with exponential tilting around epsilon
@@ -62,6 +65,7 @@ from .errors import InvalidParameter, check_delta, check_epsilon
 from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments,  # noqa: F401 (re-exported)
                           _window_side, compose, fold)
 from .fft_rounding import U
+from . import pld_onestep
 from .pld_pairs import MixturePair
 from .precision import (PLD_ABSOLUTE_WIDTH, PLD_DELTA_TAIL, PLD_MAX_GRID_POINTS, PLD_RELATIVE_WIDTH,
                         TILT_BELOW_DELTA)
@@ -89,9 +93,14 @@ def _edges_z(pair: MixturePair, losses: np.ndarray) -> np.ndarray:
 
 
 def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
-    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper")."""
+    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper"). For the Gaussian
+    pairs (MixturePair) every mass is enclosed and rounded up (numerics.pld_onestep.pessimistic, issue 29);
+    other pairs (numerics.location_pairs) keep double-precision masses (docs/certified.md)."""
     l_lo, l_hi = _loss_window(pair, tail)
     k_lo, k_hi = math.floor(l_lo / h), math.ceil(l_hi / h)
+    if isinstance(pair, MixturePair):
+        k0, pmf, inf_mass = pld_onestep.pessimistic(pair, h, k_lo, k_hi)
+        return GridPLD(k0, pmf, inf_mass)
     a = np.arange(k_lo, k_hi + 1) * h
     z = _edges_z(pair, a)
     log_p, log_q = pair.edge_log_masses_pq(z)
@@ -137,10 +146,18 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
     shift = -(left + right) / 2 + 0.25 * np.maximum(np.abs(left), np.abs(right))
     z = _edges_z(pair, edges + np.clip(shift, -0.45 * h, 0.45 * h))
     z[-1] = np.inf  # the last interval takes the whole upper tail
+    if isinstance(pair, MixturePair):
+        # enclosed masses and proven loss floors, no margin in h (numerics.pld_onestep.optimistic_atoms)
+        k, mass = pld_onestep.optimistic_atoms(pair, z, h)
+        k0 = int(k.min())
+        pmf = np.bincount(k - k0, weights=mass)
+        count = np.bincount(k - k0)  # a bin sums at most `count` masses: relative error below (count - 1) u
+        return GridPLD(k0, np.nextafter(pmf * (1.0 - 2.0 * U * count), -np.inf).clip(min=0.0), 0.0)
     log_p, log_q = _interval_atoms(pair, z)
     keep = np.isfinite(log_p)
     ell = log_p[keep] - log_q[keep]
-    # round down; a loss within 1e-9 h above a grid point is sent one point lower (float safety)
+    # round down; a loss within 1e-9 h above a grid point is sent one point lower (float safety; an
+    # estimate for the double-precision pairs of numerics.location_pairs: docs/certified.md)
     k = np.floor(ell / h - 1e-9).astype(np.int64)
     k0 = int(k.min())
     pmf = np.bincount(k - k0, weights=np.exp(log_p[keep]))
@@ -276,18 +293,58 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     # other tail of each then also carries the +inf mass (pessimistic) or the dropped mass (optimistic,
     # at most ``tail`` in total)
     window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
+    chernoff = None
     if tilt is None or swamped is not None:
         log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
         wrap = 3.0 * tail - math.expm1(log_survive)
-        plain = _Bracket(compose(upper, h, tail, window=window, wrap_mass=wrap),
-                         compose(lower, h, tail, window=window, wrap_mass=wrap))
-        if tilt is None or not swamped(plain):
-            return plain
-    from .pld_tilted import tilted
+        plain_upper = compose(upper, h, tail, window=window, wrap_mass=wrap)
+        limit = getattr(swamped, "share_limit", None) if tilt is not None else None
+        if limit is not None and "delta" in tilt:
+            # the swamp test's share, read at the Chernoff epsilon of the pessimistic PMFs instead of at
+            # the plain lower end (below it, where the share is larger): when even that exceeds the
+            # limit, the optimistic side and both tail scans are not computed (long runs: seconds).
+            # Unlike the full test this does not first ask whether the plain bracket already meets the
+            # width; the tilted composition is certified as well, so only the route changes
+            chernoff = _chernoff_lambda(upper, h, tilt["delta"])
+            if rounding_share(plain_upper, chernoff[1]) > limit:
+                swamped.seen = True
+        if not getattr(swamped, "seen", False) or tilt is None:
+            plain = _Bracket(plain_upper, compose(lower, h, tail, window=window, wrap_mass=wrap))
+            if tilt is None or not swamped(plain):
+                return plain
+    from .pld_tilted import compose_tilted, tilted
     # the tilted composition bounds the wrap-around on each side with this window's ``tail`` and adds
     # the +inf mass to delta itself (ComposedPLD.inf_mass)
-    return _Bracket(tilted(upper, h, tail, window=window, **tilt)[0],
-                    tilted(lower, h, tail, window=window, **tilt)[1], True)
+    if "delta" not in tilt:
+        return _Bracket(tilted(upper, h, tail, window=window, **tilt)[0],
+                        tilted(lower, h, tail, window=window, **tilt)[1], True)
+    # epsilon at delta: one exponent for both sides, found on the pessimistic PMFs (any exponent is an
+    # exact change of measure with its rounding bounded by compose_tilted, so sharing it costs no
+    # soundness; only the precision depends on it), instead of a 120-point search per side
+    lam, eps_guess = chernoff or _chernoff_lambda(upper, h, tilt["delta"])
+    return _Bracket(compose_tilted(upper, h, tail, window, lam, _tilt_floor(upper, h, lam, eps_guess))[0],
+                    compose_tilted(lower, h, tail, window, lam, _tilt_floor(lower, h, lam, eps_guess))[1], True)
+
+
+def _chernoff_lambda(steps, h: float, delta: float) -> tuple[float, float]:
+    """(lambda, epsilon) near the minimum over lambda of the Chernoff bound (K(lambda) - log delta) / lambda
+    of P(S >= epsilon) <= delta (any lambda is valid; only precision rides on it): 16 lambdas on
+    pld_tilted.chernoff_lambda's range [1e-3, 50] (ratio 2.06), then 32 within that ratio of the best (a
+    finer grid there than its 120 points, 40 % of the log-MGFs)."""
+    def best(lams):
+        k = sum(t * _log_mgf(s, h, lams) for s, t in steps)
+        eps = (k - math.log(delta)) / lams
+        i = int(np.argmin(eps))
+        return float(lams[i]), float(eps[i])
+    lam, _ = best(np.geomspace(1e-3, 50.0, 16))
+    return best(np.geomspace(lam / 2.1, lam * 2.1, 32))
+
+
+def _tilt_floor(steps, h: float, lam: float, eps_guess: float) -> float:
+    """The loss below which the tilted composition keeps no masses (pld_tilted.tilted's rule for epsilon
+    at delta): 40/lambda nats below the Chernoff epsilon, and never above the mean."""
+    mean = sum(t * _moments(s, h)[0] for s, t in steps)
+    return max(mean, eps_guess - 40.0 / lam) if eps_guess > mean else mean
 
 
 def _upper_pmf(c: ComposedPLD) -> np.ndarray:
@@ -456,7 +513,7 @@ def epsilon_pld(schedule: Schedule, delta: float, *, rel_width: float = PLD_RELA
     started = time.perf_counter()
 
     # redo a plain composition tilted where its rounding bound swamps the target (eps_swamp_test)
-    swamped = Swamped(eps_swamp_test(delta, rel_width))
+    swamped = Swamped(eps_swamp_test(delta, rel_width), share_limit=0.1 * rel_width * delta)
 
     def bracket_of(direction, h):
         tilt = {"delta": delta}
@@ -584,8 +641,11 @@ class Swamped:
     straight away (a finer grid only has more entries to carry the bound), and ``tilt_only`` (the
     ``swamped`` argument to pass then) is None."""
 
-    def __init__(self, test):
+    def __init__(self, test, share_limit: float | None = None):
         self.test, self.seen = test, False
+        #: epsilon at delta: the rounding share beyond which the plain composition is judged swamped
+        #: from its pessimistic side alone (see _compose_direction); None: always the full test
+        self.share_limit = share_limit
 
     def __call__(self, bracket) -> bool:
         self.seen = self.seen or bool(self.test(bracket))

@@ -59,3 +59,7 @@ UNIT_ROUNDOFF = 2.0 ** -53
 #: units of UNIT_ROUNDOFF: Higham's radix-2 theorem gives about 6.7; the radix-3/4/5 passes about 8, 6 and
 #: 11 (operation counts, numerics.fft_rounding); 24 leaves a factor 2 over the largest.
 FFT_ROUNDOFF_PER_BIT = 24.0
+#: working precision (bits) of the Arb balls and series that enclose the one-step grid masses of the Gaussian
+#: pairs (numerics.enclose, numerics.pld_onestep): a narrow tail interval loses at most about 20 of them to
+#: cancellation, so the enclosures stay far tighter than one double's rounding.
+ARB_MASS_PREC = 80

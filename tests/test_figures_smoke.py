@@ -55,6 +55,7 @@ def test_figure_script_quick(name, tmp_path, monkeypatch):
     if found:  # a figure was drawn (most tables draw none)
         assert (tmp_path / f"{name}.pdf").stat().st_size > 1000
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
+        assert side["layout"]["overlaps"] == found[-1] and side["layout"]["png"] == f"{name}.png"  # what the check saw
     ok, reason = provenance.check_fresh(tmp_path / f"{name}.csv")
     assert ok, reason
     meta, rows = common.read_csv(tmp_path / f"{name}.csv")

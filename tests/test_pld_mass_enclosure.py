@@ -2,17 +2,16 @@
 of the grids' own arithmetic). At grid-point epsilons connect-the-dots is exact, so the upper grid's delta
 minus the true delta is pure floating-point rounding: it must be >= 0, and the lower grid's <= 0.
 
-The committed grids evaluate their masses in double precision and fail this for two cases (marked
-xfail, not strict: a rounding-level fact may differ across platforms);
-patches/2026-11-27b/issue29-arb-masses-A.patch encloses the masses in Arb and passes every case (then
-drop the marks). The Arb-ball test runs only with that patch (``interval_mass_balls``)."""
+The grids' masses were double precision and failed this in two cases (add at 0.05: 5.4e-19 below the
+truth; replace at 0: 3.7e-17 below); numerics.pld_onestep now encloses every mass (numerics.enclose: Arb
+Taylor series per block and a proven float Horner bound) and rounds it to its safe side."""
 import math
 
 import mpmath
 import numpy as np
 import pytest
 
-from numerics import pld
+from numerics import pld, pld_onestep
 from numerics.pld_pairs import MixturePair
 
 mp = mpmath.mp
@@ -39,21 +38,31 @@ def _mp_mass(pair, lo, hi, which):
 
 
 @pytest.mark.parametrize("direction", ["remove", "add", "replace"])
-def test_mass_balls_contain_mpmath(direction):
-    if not hasattr(MixturePair, "interval_mass_balls"):
-        pytest.skip("the Arb enclosure of the masses is patches/2026-11-27b/issue29-arb-masses-A.patch, not applied")
+def test_mass_bounds_contain_mpmath(direction):
     pair = MixturePair(0.03, 0.9, direction)
     rng = np.random.default_rng(29)
-    z = np.sort(np.concatenate([[-np.inf, np.inf], rng.uniform(-14.0, 14.0, 300),
-                                rng.uniform(2.0, 2.001, 20)]))  # narrow intervals too
-    balls_p, balls_q = pair.interval_mass_balls(z)
+    z = np.sort(np.concatenate([[-np.inf, np.inf], rng.uniform(-14.0, 14.0, 3000),
+                                rng.uniform(2.0, 2.001, 200), [0.0, -0.0, 1.0, -1.0]]))  # narrow intervals too
+    p_lo, p_hi, q_lo, q_hi = pld_onestep.mass_bounds(pair, z)
     with mp.workdps(50):
-        for i in range(0, len(z) - 1, 3):
-            for ball, which in ((balls_p[i], "P"), (balls_q[i], "Q")):
+        for i in range(0, len(z) - 1, 7):
+            for lo, hi, which in ((p_lo[i], p_hi[i], "P"), (q_lo[i], q_hi[i], "Q")):
                 true = _mp_mass(pair, z[i], z[i + 1], which)
-                # the ball's ends as exact decimals (arb prints them rigorously rounded outward)
-                assert mpmath.mpf(ball.lower().str(30, radius=False)) <= true * (1 + mpmath.mpf(10) ** -25) + 1e-300
-                assert mpmath.mpf(ball.upper().str(30, radius=False)) >= true * (1 - mpmath.mpf(10) ** -25)
+                assert lo <= true <= hi
+                # each mass keeps its relative accuracy however narrow the interval (enclose_diff)
+                assert hi - lo <= 1e-11 * true + 1e-300
+
+
+def test_enclose_contains_mpmath_on_wide_and_narrow_blocks():
+    from numerics.enclose import enclose
+    rng = np.random.default_rng(7)
+    x = np.sort(np.concatenate([rng.uniform(-3.0, 30.0, 5000), rng.uniform(1.0, 1.0 + 1e-9, 50)]))
+    lo, hi = enclose(lambda s: s.erfc() / 2, x)
+    with mp.workdps(60):
+        for i in range(0, len(x), 11):
+            true = mpmath.erfc(mpmath.mpf(x[i])) / 2
+            assert lo[i] <= true <= hi[i]
+            assert hi[i] - lo[i] <= 1e-12 * true + 3e-290  # enclose accepts 1e-290 absolute (underflow)
 
 
 def _mp_delta(pair, eps):
@@ -80,14 +89,10 @@ def _grid_delta(g, h, eps):
                                         for p, x in zip(g.pmf, a) if x > eps and p > 0)
 
 
-_FLOAT_DEFECT = pytest.mark.xfail(strict=False, reason="double-precision one-step masses (docs/certified.md, "
-                                  "'What is not enclosed'); the Arb patch fixes it")
-
-
 @pytest.mark.parametrize("direction, eps", [
     ("remove", 0.0), ("remove", 0.05), ("add", 0.0),
-    pytest.param("add", 0.05, marks=_FLOAT_DEFECT),  # upper grid 5.4e-19 below the truth (1.87e-7)
-    pytest.param("replace", 0.0, marks=_FLOAT_DEFECT),  # upper grid 3.7e-17 below the truth (0.0341)
+    ("add", 0.05),  # the double-precision grid was 5.4e-19 below the truth (1.87e-7)
+    ("replace", 0.0),  # the double-precision grid was 3.7e-17 below the truth (0.0341)
     ("replace", 0.1)])
 def test_grids_bracket_the_true_delta(direction, eps):
     pair, h = MixturePair(0.05, 1.0, direction), 2e-3
@@ -99,7 +104,7 @@ def test_grids_bracket_the_true_delta(direction, eps):
 
 def test_lower_grid_losses_at_h_1e6():
     """Item 2: at h = 1e-6 every atom of the lower grid sits at or below the loss of the interval whose
-    mass it carries, with no float margin (the floor is taken on an Arb ball's lower end)."""
+    mass it carries, with no float margin (the floor is proven: e^{kh} <= P_lo / Q_hi)."""
     pair, h = MixturePair(1e-4, 2.0, "remove"), 1e-6
     up = pld.discretise_pessimistic(pair, h, 1e-12)
     low = pld.discretise_optimistic(pair, h, 1e-12)

@@ -39,3 +39,22 @@ def test_refusals_are_one_line_exit_2(capsys, argv, word):
     assert cli.main(list(argv)) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and word in err and "Traceback" not in err
+
+
+def test_critical_steps_replace_one_answers(capsys):
+    """critical-steps with shuffled batches answers (it once searched the weak lower bound to 10^8 steps and
+    failed after minutes): the largest T whose certified upper epsilon meets the target, checked against the
+    accountant at T and T + 1, with Poisson's number beside it at the answer."""
+    argv = ["critical-steps", "--sampling", "shuffled", "--batch-size", "256", "--dataset-size", "60000",
+            "--sigma", "4", "--epsilon", "2", "--delta", "1e-5", "--adjacency", "replace-one", "--json"]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    steps = out["steps"]
+    assert steps > 0
+
+    def upper(t):
+        return numerics.epsilon(Schedule((Phase.shuffled(batch_size=256, dataset_size=60000, sigma=4.0, steps=t),),
+                                         "replace-one"), 1e-5)
+    at = upper(steps)
+    assert at.epsilon_upper <= 2 < upper(steps + 1).epsilon_upper
+    assert at.details["poisson_epsilon_upper"] is not None

@@ -100,7 +100,7 @@ ITEMS = (
     Item("figure", "Figure S9 (closed form vs accountant)", "L1054-L1066",
          claims=("004.fig-s9c.slopes", "004.s4.tight-up-to-constant")),
     Item("figure", "Figures S10-S13 (training curves)", "L1068-L1111", reason="training curves of GPU-scale models"),
-    Item("figure", "Figure S14 (GD vs LSGD toy)", "L1115-L1121", claims=("004.fig-s14.lsgd-smoother",)),
+    Item("figure", "Figure S14 (GD vs LSGD toy)", "L1115-L1121", claims=("004.fig-s14.lsgd-smoother", "004.fig-s14.lsgd-smoother.ours-blobs")),
     Item("figure", "Figure S15 (MSE reduction ratio)", "L1117-L1124", claims=("004.fig-s15.mse-ratio",)),
     Item("display", "(36)-(39) S7", "L1126-L1148", claims=("004.remark-3.nu1-threshold",)),
     Item("corollary", "Corollary 2 (rates after substituting Theorem 1)", "L521-L533",
