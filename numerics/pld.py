@@ -126,6 +126,14 @@ def _interval_atoms(pair: MixturePair, z: np.ndarray):
     return pair.edge_log_masses_pq(z)
 
 
+def _log_ratio_width(pair: MixturePair, z: np.ndarray) -> np.ndarray:
+    """Width of the enclosure of log(P/Q) of every interval (z_i, z_{i+1}] (0 where a mass vanishes)."""
+    p_lo, p_hi, q_lo, q_hi = pld_onestep.mass_bounds(pair, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.log(p_hi / p_lo) + np.log(q_hi / q_lo)
+    return np.nan_to_num(w, nan=0.0, posinf=0.0, neginf=0.0)
+
+
 def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
     """Interval-quantised pair dominated by ``pair``, losses rounded down (module docstring, "Lower").
 
@@ -143,7 +151,14 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
         r = np.nan_to_num(log_p - log_q - j * h, nan=0.0, posinf=0.0, neginf=0.0)
     r = np.clip(r, -0.5 * h, 0.5 * h)
     left, right = np.append(r[:1], r), np.append(r, r[-1:])
-    shift = -(left + right) / 2 + 0.25 * np.maximum(np.abs(left), np.abs(right))
+    margin = 0.25 * np.maximum(np.abs(left), np.abs(right))
+    if isinstance(pair, MixturePair):
+        # the enclosed loss floor is below the true loss by up to the enclosure's width: the margin must exceed it,
+        # else an atom whose loss sits O(h^2) above its grid point drops a whole step (tiny per-step losses,
+        # patches/2026-11-27c/README.md); twice the width of the first pass's log-ratio enclosure
+        w = _log_ratio_width(pair, _edges_z(pair, edges))
+        margin = np.maximum(margin, 2.0 * np.maximum(np.append(w[:1], w), np.append(w, w[-1:])))
+    shift = -(left + right) / 2 + margin
     z = _edges_z(pair, edges + np.clip(shift, -0.45 * h, 0.45 * h))
     z[-1] = np.inf  # the last interval takes the whole upper tail
     if isinstance(pair, MixturePair):

@@ -113,3 +113,15 @@ def test_lower_grid_losses_at_h_1e6():
             true = _mp_delta(pair, eps)
             assert _grid_delta(up, h, eps) >= true
             assert _grid_delta(low, h, eps) <= true
+
+
+def test_tiny_per_step_losses_keep_a_tight_lower_end():
+    """Regression (patches/2026-11-27c/README.md): with the enclosed loss floors, atoms whose loss sat O(h^2) above
+    their grid point dropped a whole step when the per-step loss is tiny (q 1.7e-5, sigma 12.1: fig-002-privacy-curve's
+    table 10 at 360,000 rounds), and epsilon_pld's lower end collapsed (AccuracyNotReached, best width 0.418)."""
+    from numerics.pld import epsilon_pld
+    from numerics.schedule import Schedule
+
+    b = epsilon_pld(Schedule.constant(q=6 / 360000, sigma=12.10881, steps=360000), 1 / 60000)
+    assert b.epsilon_lower <= b.epsilon_upper
+    assert (b.epsilon_upper - b.epsilon_lower) / b.epsilon_upper < 1e-3
