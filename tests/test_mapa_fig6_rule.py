@@ -77,3 +77,40 @@ def test_a_constant_that_leaves_both_arms_identical_is_not_counted_as_a_variatio
     comps = v.evidence["unstated_constants"]["comparisons"]
     assert v.status == "refuted" and any(c["constants"] == inert and not c["moves_result"] for c in comps)
     assert "R 2" not in v.why and "not counted: " + inert in v.evidence["unstated_constants"]["range"]
+
+
+def test_shortfall_says_it_holds_on_real_mnist_only_when_a_real_panel_was_compared():
+    _, reason, _ = X._shortfall(["lr/digits"], ["lr/digits", "lr/mnist-5k"])
+    assert "(lr/mnist-5k) it holds" in reason
+    _, reason, _ = X._shortfall(["lr/digits k-norm"], ["lr/digits paper-literal", "lr/digits k-norm"])
+    assert "it holds" not in reason and "no real-MNIST panel" in reason
+
+
+def _fig5_finals(gap_15: float, gap_02: float, k_norm_gap: float) -> dict:
+    """Final gradient norms per Fig. 5 label, five seeds: AUDP clips 15 / 0.2 at ``gap`` above clip 3 (paper-literal;
+    K-norm: ``k_norm_gap``), MAPA initial clips 200 / 100 equal to 10 (paper-literal) and far off (K-norm)."""
+    spread = np.linspace(-0.002, 0.002, 5)
+    g = {}
+    for noise, (g15, g02, off) in (("paper-literal", (gap_15, gap_02, 0.0)), ("k-norm", (k_norm_gap, k_norm_gap, 0.5))):
+        g[(f"AUDP clip 3 | {noise}",)] = list(1.0 + spread)
+        g[(f"AUDP clip 15 | {noise}",)] = list(1.0 + g15 + spread)
+        g[(f"AUDP clip 0.2 | {noise}",)] = list(1.0 + g02 + spread)
+        g[(f"MAPA initial clip 10 | {noise}",)] = list(1.0 + spread)
+        for c in ("200", "100"):
+            g[(f"MAPA initial clip {c} | {noise}",)] = list(1.0 + off + spread)
+    return g
+
+
+@pytest.mark.parametrize("gaps, paper_noise, ours", [((0.1, 0.1, -0.1), "holds", "refuted"),
+                                                      ((-0.1, 0.1, 0.1), "refuted", "holds"),
+                                                      ((0.0, 0.1, 0.1), "open", "holds")])
+def test_fig5_is_not_reproduced_naming_usps_whatever_the_stand_in_gives(monkeypatch, gaps, paper_noise, ours):
+    monkeypatch.setattr(X, "_fig5_finals", lambda: _fig5_finals(*gaps))
+    v = X.audp_extreme_clips()
+    assert v.status == "not-reproduced" and v.missing.kind == "data set" and "USPS" in v.missing.what
+    assert v.evidence["status_on_our_setting_by_noise"] == {"paper-literal": paper_noise, "k-norm": ours}
+    assert f"gives '{paper_noise}' with the paper's noise" in v.reason
+    v = X.mapa_initial_clip()
+    assert v.status == "not-reproduced" and "USPS" in v.missing.what
+    assert v.evidence["status_on_our_setting_by_noise"] == {"paper-literal": "holds", "k-norm": "open"}
+    assert "TOST" not in v.reason
