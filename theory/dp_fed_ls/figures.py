@@ -134,8 +134,9 @@ def fig6_membership() -> Verdict:
     means = {a: sum(v) / len(v) for a, v in by.items()}
     return Verdict("not-reproduced", "sampled", None,
                    evidence={"points": len(rows), "mean_auc": means, "source": source},
-                   reason="at MNIST-5k scale the linear model barely overfits: even the non-DP AUC is "
-                          f"{means.get('non-DP', float('nan')):.3f}, so there is no leakage for DP to remove; the paper's "
-                          "SVHN CNN (3.4M parameters) is GPU scale",
+                   reason="the paper attacks its SVHN CNN (L386-L398): SVHN is not available offline and the suite "
+                          "trains no CNN. Our stand-in (a linear model on MNIST-5k) barely overfits: even its non-DP AUC "
+                          f"is {means.get('non-DP', float('nan')):.3f}, so there is no leakage for DP to remove and it "
+                          "decides nothing",
                    missing=Missing("data set", "SVHN (Fig. 6 attacks the paper's SVHN CNN, L386-L398); not available "
                                                "offline, and the suite trains no CNN"))
