@@ -114,3 +114,24 @@ def test_fig5_is_not_reproduced_naming_usps_whatever_the_stand_in_gives(monkeypa
     assert v.status == "not-reproduced" and "USPS" in v.missing.what
     assert v.evidence["status_on_our_setting_by_noise"] == {"paper-literal": "holds", "k-norm": "open"}
     assert "TOST" not in v.reason
+
+
+def test_k_norm_noise_to_signal_at_the_papers_setting():
+    from repro.edge_noise import sample_k_norm
+
+    f = X.k_norm_noise_to_signal("lr/mnist-5k", 0.1, 15000)
+    d, b = f["dimension"], f["batch"]
+    assert d == 784 + 1  # LR: one weight per pixel and a bias
+    draws = sample_k_norm(np.random.default_rng(0), d, 2.0 / (b * 0.1), size=400)
+    rms = float(np.sqrt(np.mean(np.sum(draws ** 2, axis=1))))
+    assert f["k-norm"]["noise_rms_over_clip_per_release"] == pytest.approx(rms, rel=0.01)
+    assert f["k-norm"]["over_clip_after_averaging"] == pytest.approx(rms / np.sqrt(15000), rel=0.01)
+    assert f["paper-literal"]["noise_rms_over_clip_per_release"] < 0.01 * f["k-norm"]["noise_rms_over_clip_per_release"]
+
+
+def test_at_chance_skips_arms_a_panel_does_not_run(monkeypatch):
+    monkeypatch.setattr(X, "_majority_rate", lambda panel, seeds: 0.5)
+    rows = [{"panel": "svm/mnist-5k", "label": "MAPA | k-norm | eps 0.1", "seed": str(s), "final_accuracy": str(a)}
+            for s, a in enumerate((0.11, 0.1, 0.09, 0.1, 0.12))]
+    got = X._at_chance(rows, "svm/mnist-5k", ["MAPA | k-norm | eps 0.1", "AUDP clip 3 | k-norm | eps 0.1"])
+    assert list(got["arms"]) == ["MAPA | k-norm | eps 0.1"] and not got["arms"]["MAPA | k-norm | eps 0.1"]["above_majority"]

@@ -371,15 +371,56 @@ def _majority_rate(panel: str, seeds) -> float:
 
 
 def _at_chance(rows, panel: str, labels) -> dict:
-    """Each arm's mean accuracy against the majority-class rate (one-sided t-test, above): which arms learned."""
+    """Each arm's mean accuracy against the majority-class rate (one-sided t-test, above): which arms learned (an
+    arm the panel does not run is skipped: panels differ in their arms and eps grids)."""
     acc = _by([r for r in rows if r["panel"] == panel], "label")
     seeds = sorted({r["seed"] for r in rows if r["panel"] == panel})
     rate = _majority_rate(panel, seeds)
     out = {}
-    for lab in labels:
+    for lab in (lab for lab in labels if acc.get((lab,))):
         c = stats.one_sample(acc[(lab,)], value=rate, alternative="greater")
         out[lab] = {"mean": float(np.mean(acc[(lab,)])), "p_above_majority": c.p_value, "above_majority": c.significant}
     return {"majority_rate": rate, "arms": out}
+
+
+def k_norm_noise_to_signal(panel: str, eps: float, iterations: int) -> dict:
+    """Why eps-DP K-norm arms sit at chance at the paper's setting (b = 12, per-iteration eps 0.1-0.5, L456, L486):
+    the rms norm of one release's noise over the clip bound (the largest norm of the clipped gradient it perturbs),
+    per release and after averaging ``iterations`` releases (signal adds up linearly at best, independent noise as
+    sqrt(T)); beside it the same for the paper-literal noise. Scale lambda = 2 clip/(b eps) (repro.edge_fl), the
+    dimension that of the panel's model (LR 2-way, SVM 10-way)."""
+    from repro.edge_fl import EdgeConfig, load_task
+    from repro.edge_noise import noise_second_moment
+
+    model, data = panel.split("/", 1)
+    cfg = EdgeConfig(algorithm="audp", model=model, dataset=data, epsilon=eps)
+    dim = load_task(cfg)[1].n_params
+    scale = 2.0 / (cfg.batch * eps)  # per unit clip
+    out = {"dimension": dim, "batch": cfg.batch, "epsilon_per_iteration": eps, "iterations": iterations}
+    for mode in ("k-norm", "paper-literal"):
+        rms = math.sqrt(noise_second_moment(mode, dim, scale))
+        out[mode] = {"noise_rms_over_clip_per_release": rms, "over_clip_after_averaging": rms / math.sqrt(iterations)}
+    return out
+
+
+def _noise_facts_text(facts: list) -> str:
+    """One sentence from :func:`k_norm_noise_to_signal` rows: the K-norm and paper-literal ranges."""
+    k = [f["k-norm"] for f in facts]
+    pl = [f["paper-literal"] for f in facts]
+    rng = lambda xs, key: f"{min(x[key] for x in xs):.3g}-{max(x[key] for x in xs):.3g}"  # noqa: E731
+    return (f"at the paper's b = {facts[0]['batch']} and per-iteration eps {min(f['epsilon_per_iteration'] for f in facts):g}-"
+            f"{max(f['epsilon_per_iteration'] for f in facts):g} the eps-DP K-norm noise of one release has rms norm "
+            f"{rng(k, 'noise_rms_over_clip_per_release')} x the clip bound (dimension "
+            f"{'/'.join(str(d) for d in sorted({f['dimension'] for f in facts}))}), still "
+            f"{rng(k, 'over_clip_after_averaging')} x the largest averaged gradient after the "
+            f"{'/'.join(str(t) for t in sorted({f['iterations'] for f in facts}))} iterations, against "
+            f"{rng(pl, 'over_clip_after_averaging')} for the paper's own (non-DP) noise")
+
+
+def _k_norm_facts(panels, eps_labels) -> list:
+    """:func:`k_norm_noise_to_signal` on each real panel at each eps, at the panel's own iteration count."""
+    return [k_norm_noise_to_signal(p, float(e), _our_iterations("fig_003_6", p))
+            for p in panels if p in REAL_PANELS for e in eps_labels]
 
 
 def _k_norm_at_chance(v: Verdict, rows, panels, eps_labels) -> Verdict:
@@ -389,15 +430,17 @@ def _k_norm_at_chance(v: Verdict, rows, panels, eps_labels) -> Verdict:
     learned = {p: _at_chance(rows, p, labels) for p in panels}
     flat = [p for p in panels if p in REAL_PANELS and not any(a["above_majority"] for a in learned[p]["arms"].values())]
     reason = v.reason
+    facts = _k_norm_facts(flat, eps_labels)
     if flat:
         reason += (". No K-norm arm learned on " + ", ".join(
             f"{p} (mean accuracies {min(a['mean'] for a in learned[p]['arms'].values()):.3f}-"
             f"{max(a['mean'] for a in learned[p]['arms'].values()):.3f}, none significantly above the majority-class rate "
             f"{learned[p]['majority_rate']:.3f})" for p in flat)
-            + ": at these per-iteration eps the eps-DP noise swamps the gradient and MAPA and AUDP both stay at chance, so "
-              "the comparison cannot be decided here (the paper's own noise: the .paper-literal claim)")
-    return Verdict(v.status, v.evidence_kind, margin=v.margin, evidence={**v.evidence, "learned": learned},
-                   reason=reason, missing=v.missing)
+            + f": {_noise_facts_text(facts)}. The setting is the paper's (its eps, b, K and iteration count); only the "
+              "noise is eps-DP, and at these eps it swamps any gradient, so MAPA and AUDP both stay at chance and the "
+              "comparison has nothing to decide (the paper's own noise: the .paper-literal claim)")
+    return Verdict(v.status, v.evidence_kind, margin=v.margin,
+                   evidence={**v.evidence, "learned": learned, "noise_to_signal": facts}, reason=reason, missing=v.missing)
 
 
 def _rises_with_eps(noise: str) -> Verdict:
@@ -464,7 +507,7 @@ def _rises_with_eps(noise: str) -> Verdict:
             f"{p} (every mean accuracy {min(a['mean'] for a in learned[p]['arms'].values()):.3f}-"
             f"{max(a['mean'] for a in learned[p]['arms'].values()):.3f}, none significantly above the majority-class rate "
             f"{learned[p]['majority_rate']:.3f})" for p in flat)
-            + ": at these per-iteration eps the eps-DP noise swamps the gradient, so the accuracies carry no eps trend to test")
+            + f": {_noise_facts_text(_k_norm_facts(flat, labs))}, so the accuracies carry no eps trend to test")
     reason = v.reason + (". What the CSV shows: " + "; ".join(notes) if notes else "")
     if any(c["moves_result"] for c in extra.get("unstated_constants", {}).get("comparisons", [])):
         reason += " (the sign depends on the unstated constants: undecided under issue 32's rule)"
