@@ -135,3 +135,23 @@ def test_at_chance_skips_arms_a_panel_does_not_run(monkeypatch):
             for s, a in enumerate((0.11, 0.1, 0.09, 0.1, 0.12))]
     got = X._at_chance(rows, "svm/mnist-5k", ["MAPA | k-norm | eps 0.1", "AUDP clip 3 | k-norm | eps 0.1"])
     assert list(got["arms"]) == ["MAPA | k-norm | eps 0.1"] and not got["arms"]["MAPA | k-norm | eps 0.1"]["above_majority"]
+
+
+def test_a_panel_with_its_own_eps_grid_and_arms_is_read_robustly(monkeypatch):
+    """A regenerated CSV may add an SVM panel running only the ends of the grid and no tuning clips: the Fig. 6
+    claims compare each panel on its own grid and skip arms it does not run."""
+    r = [{"noise": "paper-literal", "epsilon_per_iteration": "", "algorithm": "", **row}
+         for row in _rows(-0.05, {c: -0.05 for c in CONSTANTS})]
+    spread = np.linspace(-0.002, 0.002, 5)
+    for e, acc in (("0.1", 0.70), ("0.5", 0.75)):
+        for alg, lab, shift in (("mapa", "MAPA", -0.05), ("audp", "AUDP clip 3", 0.0)):
+            r += [{"panel": "svm/mnist-5k", "label": f"{lab} | paper-literal | eps {e}", "algorithm": alg,
+                   "noise": "paper-literal", "epsilon_per_iteration": e, "clip": "3" if alg == "audp" else "",
+                   "seed": str(s), "final_accuracy": str(acc + shift + d)} for s, d in enumerate(spread)]
+    monkeypatch.setattr(X, "_rows", lambda name: r)
+    monkeypatch.setattr(X, "_our_iterations", lambda name, panel: 15000 if panel.startswith("lr/") else 10000)
+    v = X._rises_with_eps("paper-literal")
+    svm = [c for c in v.evidence["comparisons"] if c["panel"] == "svm/mnist-5k"]
+    assert {c["algorithm"] for c in svm} == {"MAPA", "AUDP clip 3"} and all(c["eps"] == ["0.1", "0.5"] for c in svm)
+    comps, _ = X._fig6_comparisons("paper-literal", "tuned")
+    assert {c["epsilon"] for p, c in comps if p == "svm/mnist-5k"} == {"0.1", "0.5"}

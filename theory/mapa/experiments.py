@@ -211,8 +211,12 @@ def _fig6_comparisons(noise: str, against: str):
             mapa = acc[(p, f"MAPA | {noise} | eps {e_lab}")]
             audps = {r["clip"]: acc[(p, r["label"])] for r in rows
                      if r["panel"] == p and r["algorithm"] == "audp" and r["noise"] == noise and r["epsilon_per_iteration"] == e}
+            if not acc.get((p, f"MAPA | {noise} | eps {e_lab}")) or not audps:
+                continue  # a panel that does not run this noise mode at this eps (panels differ in their arms)
             if against == "paper":
-                ref = acc[(p, f"AUDP clip 3 | {noise} | eps {e_lab}")]
+                ref = acc.get((p, f"AUDP clip 3 | {noise} | eps {e_lab}"))
+                if not ref:
+                    continue
             else:
                 best = max(audps, key=lambda c: np.mean(audps[c]))
                 tuned[(p, e_lab)] = best
@@ -458,15 +462,20 @@ def _rises_with_eps(noise: str) -> Verdict:
     comps, adjacent = [], []
     panels = sorted({r["panel"] for r in rows} - {CONSTANTS_PANEL})
     for p in panels:
+        # each panel's own eps grid (panels differ: a regenerated CSV may run another grid on another model)
+        p_labs = [f"{float(e):g}" for e in sorted({r["epsilon_per_iteration"] for r in rows if r["panel"] == p
+                                                   and r["noise"] == noise and r["epsilon_per_iteration"]}, key=float)]
         for alg in ("MAPA", "AUDP clip 3"):
-            if (p, f"{alg} | {noise} | eps {hi}") not in acc:
+            if len(p_labs) < 2 or not all(acc.get((p, f"{alg} | {noise} | eps {e}")) for e in p_labs):
                 continue
-            comps.append((p, {**welch(acc[(p, f"{alg} | {noise} | eps {hi}")], acc[(p, f"{alg} | {noise} | eps {lo}")]),
-                              "algorithm": alg}))
-            for e0, e1 in zip(labs, labs[1:]):
+            comps.append((p, {**welch(acc[(p, f"{alg} | {noise} | eps {p_labs[-1]}")],
+                                      acc[(p, f"{alg} | {noise} | eps {p_labs[0]}")]),
+                              "algorithm": alg, "eps": [p_labs[0], p_labs[-1]]}))
+            for e0, e1 in zip(p_labs, p_labs[1:]):
                 adjacent.append({"panel": p, "algorithm": alg, "eps": [e0, e1],
                                  **welch(acc[(p, f"{alg} | {noise} | eps {e1}")], acc[(p, f"{alg} | {noise} | eps {e0}")])})
-    extra = {"noise_mode": noise, "comparison": f"accuracy at eps {hi} vs eps {lo}", "adjacent_eps": adjacent}
+    extra = {"noise_mode": noise, "comparison": f"accuracy at each panel's largest eps vs its smallest (grid {lo}-{hi})",
+             "adjacent_eps": adjacent}
     if noise == "paper-literal" and any(r["panel"] == CONSTANTS_PANEL for r in rows):
         crow = [r for r in rows if r["panel"] == CONSTANTS_PANEL]
         cacc = _by(crow, "constants", "label")
@@ -486,7 +495,7 @@ def _rises_with_eps(noise: str) -> Verdict:
                                        "CONSTANTS); a setting identical to the default run for an arm varies nothing"}
     if noise == "k-norm":
         extra["learned"] = {p: _at_chance(rows, p, [f"{alg} | {noise} | eps {e}" for alg in ("MAPA", "AUDP clip 3") for e in labs])
-                            for p in panels if (p, f"MAPA | {noise} | eps {hi}") in acc}
+                            for p in panels if any(acc.get((p, f"MAPA | {noise} | eps {e}")) for e in labs)}
     v = _verdict(comps, extra)
     if v.status != "open":
         return v
