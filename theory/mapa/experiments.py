@@ -27,7 +27,7 @@ from repro.caption_csv import read_csv
 from repro.provenance import require_fresh
 from repro.edge_fl import EdgeConfig, step_schedule_summary
 from repro import stats
-from theory.ledger import Missing, Verdict, claim
+from theory.ledger import Missing, Reading, Verdict, claim
 from theory.mapa.paper_values import FIG4, FIG6, FIG7
 
 OUT = Path(__file__).resolve().parents[2] / "figures" / "out"
@@ -709,6 +709,19 @@ def _grow_tests(hits, rows, arms, grid) -> list:
     return tests
 
 
+def _grow_status(tests: list, paper_grid: bool) -> tuple:
+    """(status, opposite tests) of "iterations grow with K" over ``tests``: holds when every test grows
+    significantly on the paper's grid; refuted when some arm needs significantly fewer iterations at the larger K on
+    a real panel with every run of that pair observed; else open."""
+    opposite = [t for t in tests if t["fewer_at_high_K"] and t["panel"] in REAL_PANELS
+                and t["censored_low_K"] == 0 and t["censored_high_K"] == 0]
+    if tests and paper_grid and all(t["greater"] for t in tests):
+        return "holds", []
+    if opposite and paper_grid:
+        return "refuted", opposite
+    return "open", []
+
+
 def recheck_grow(cx: dict) -> float:
     """The counterexample's margin from the CSV rows directly: for each (panel, arm, K pair) it names, the
     hypotheses (the caption's threshold, both K of the paper's grid, every run observed, significantly fewer
@@ -757,12 +770,9 @@ def iterations_grow() -> Verdict:
     grid, paper_grid = _fig7_grid(ks)
     tests = _grow_tests(hits, rows, FIG7_PAPER_ARMS, grid)
     ours = _grow_tests(hits, rows, FIG7_OURS_ARMS, grid)
-    opposite = [t for t in tests if t["fewer_at_high_K"] and t["panel"] in REAL_PANELS
-                and t["censored_low_K"] == 0 and t["censored_high_K"] == 0]
-    if tests and paper_grid and all(t["greater"] for t in tests):
-        status, reason, missing = "holds", "", None
-    elif opposite and paper_grid:
-        status, reason, missing = "refuted", "", None
+    status, opposite = _grow_status(tests, paper_grid)
+    if status in ("holds", "refuted"):
+        reason, missing = "", None
     else:
         status, reason, missing = _shortfall([t["panel"] for t in tests if not t["greater"]] or ["lr/mnist-5k"],
                                              [t["panel"] for t in tests])
@@ -783,9 +793,21 @@ def iterations_grow() -> Verdict:
         margin = max(math.log10(t["median_high_K"] / t["median_low_K"]) for t in opposite)
     elif tests:
         margin = min(math.log10(t["median_high_K"] / t["median_low_K"]) for t in tests)
-    return Verdict(status, "sampled", margin=margin, evidence={
+    ends = _grow_tests(hits, rows, FIG7_PAPER_ARMS, [grid[0], grid[-1]]) if len(grid) > 2 else tests
+    end_status, _ = _grow_status(ends, paper_grid)
+    end_text = "; ".join(f"{t['arm']} K {t['K'][0]} -> {t['K'][1]}: medians {t['median_low_K']:g} -> "
+                         f"{t['median_high_K']:g} ({'grows' if t['greater'] else 'no significant growth'}, p = "
+                         f"{t['p']:.2g})" for t in ends)
+    readings = (Reading(f"monotone: every adjacent pair of the K grid {grid} grows", "L540, L542", status, margin,
+                        why or reason or "every adjacent pair grows significantly"),
+                Reading(f"endpoints: K = {grid[-1]} needs more iterations than K = {grid[0]}", "L542", end_status,
+                        min(math.log10(t["median_high_K"] / t["median_low_K"]) for t in ends) if ends else None,
+                        end_text))
+    if status == "open" and end_status != status:
+        reason += f". Read as the endpoints of the grid (K = {grid[0]} vs {grid[-1]}) it {end_status}: {end_text}"
+    return Verdict(status, "sampled", margin=margin, readings=readings, evidence={
         "margin_unit": "log10 of the larger-K over the smaller-K median iterations (the smallest over the tests; "
-                       "censored counts at their budget)",
+                       "censored counts at their budget)", "endpoint_tests": ends,
         "points": sum(len(v) for v in hits.values()), "tests": tests, "K_grid": grid, "paper_K_grid": paper_grid,
         "decided_on": "ASGD and the paper-literal AUDP (clip 3) and MAPA: the paper's algorithms with the paper's noise",
         "records_per_edge": _records_per_edge(grid),
