@@ -75,3 +75,17 @@ def test_printed_accountant_line_is_wbk_at_multiplier_nu_over_L_by_dp_accounting
         assert 0.9 < eps(nu) / target < 1.1
         assert eps(nu / 2) / target > 2
 
+
+
+def test_the_reading_does_not_depend_on_where_the_fit_is_taken_to_lie():
+    by_tol = s9.reading_by_tolerance()
+    assert set(by_tol) == {f"{t:g}" for t in s9.S9_ON_FIT_RANGE} and set(by_tol.values()) == {1.0}
+    narrow, wide = s9.on_fit_points(min(s9.S9_ON_FIT_RANGE)), s9.on_fit_points(max(s9.S9_ON_FIT_RANGE))
+    assert 0 < len(narrow) <= len(wide)
+
+
+def test_equal_sensitivity_constant_is_below_the_printed_one():
+    v = ledger.get("004.fig-s9c.accountant-sensitivity").evaluate()
+    printed = math.exp(float(FIG_S9C["intercept_theorem"].text) - float(FIG_S9C["intercept_accountant"].text))
+    lo, hi = v.evidence["ratio_at_equal_sensitivity_ours"]
+    assert 1 <= lo <= hi < printed and v.margin < 0
