@@ -288,8 +288,9 @@ def fig_s9c() -> Verdict:
                        reason="the printed accountant line is closest to the Poisson reading, for which no calibrator "
                               "is wired here")
     wins = s9_windows(paper["sens_factor"])
-    v = slopes_verdict(wins, paper["sens_factor"], f"the accountant at noise multiplier nu/({paper['sens_factor']:g}L), "
-                       "the printed line's reading, calibrated by WBK Theorem 9")
+    per = "L" if paper["sens_factor"] == 1 else f"({paper['sens_factor']:g}L)"
+    v = slopes_verdict(wins, paper["sens_factor"], f"the accountant at noise multiplier nu/{per}, the printed line's "
+                       "reading, calibrated by WBK Theorem 9")
     p = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
     best = min(wins, key=lambda w: abs(w["slope_theorem"] - p["slope_theorem"])
                + abs(w["intercept_theorem"] - p["intercept_theorem"]))
