@@ -226,3 +226,15 @@ def test_wbk_cor10_ball_contains_the_mpmath_value():
         ball, ref = sr.wbk_cor10_arb(tau, nu2, a), wbk.rdp_upper(tau, math.sqrt(nu2), a)
         assert float(ball.lower()) <= ref * (1 + 1e-12) and ref <= float(ball.upper()) * (1 + 1e-12)
         assert float(ball.rad()) < 1e-12 * abs(ref)
+
+
+def test_table2_paper_scale_steps_and_missing_data_set():
+    from theory.dp_fed_ls import figures
+
+    # 1000 clients, tau 0.05 -> 50 a round; 30 rounds; 5 epochs of 50/10 = 5 batches (L310)
+    assert figures.local_steps_per_run(1000, 0.05, 30, 5, 50, 10) == 50 * 30 * 5 * 5
+    assert figures.local_steps_per_run(800, 0.05, 30, 5, 5, 5) == 40 * 30 * 5 * 1
+    assert figures.local_steps_per_run(10, 0.5, 1, 1, 11, 5) == 5 * 3  # a partial last batch counts
+    v = ledger.get("004.table-2.reproduction").evaluate()
+    assert v.missing.kind == "data set" and "50K" in v.missing.what
+    assert "compute is not the obstacle" in v.reason and v.evidence["compute"]["ratio"] < 100

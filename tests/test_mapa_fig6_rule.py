@@ -77,3 +77,81 @@ def test_a_constant_that_leaves_both_arms_identical_is_not_counted_as_a_variatio
     comps = v.evidence["unstated_constants"]["comparisons"]
     assert v.status == "refuted" and any(c["constants"] == inert and not c["moves_result"] for c in comps)
     assert "R 2" not in v.why and "not counted: " + inert in v.evidence["unstated_constants"]["range"]
+
+
+def test_shortfall_says_it_holds_on_real_mnist_only_when_a_real_panel_was_compared():
+    _, reason, _ = X._shortfall(["lr/digits"], ["lr/digits", "lr/mnist-5k"])
+    assert "(lr/mnist-5k) it holds" in reason
+    _, reason, _ = X._shortfall(["lr/digits k-norm"], ["lr/digits paper-literal", "lr/digits k-norm"])
+    assert "it holds" not in reason and "no real-MNIST panel" in reason
+
+
+def _fig5_finals(gap_15: float, gap_02: float, k_norm_gap: float) -> dict:
+    """Final gradient norms per Fig. 5 label, five seeds: AUDP clips 15 / 0.2 at ``gap`` above clip 3 (paper-literal;
+    K-norm: ``k_norm_gap``), MAPA initial clips 200 / 100 equal to 10 (paper-literal) and far off (K-norm)."""
+    spread = np.linspace(-0.002, 0.002, 5)
+    g = {}
+    for noise, (g15, g02, off) in (("paper-literal", (gap_15, gap_02, 0.0)), ("k-norm", (k_norm_gap, k_norm_gap, 0.5))):
+        g[(f"AUDP clip 3 | {noise}",)] = list(1.0 + spread)
+        g[(f"AUDP clip 15 | {noise}",)] = list(1.0 + g15 + spread)
+        g[(f"AUDP clip 0.2 | {noise}",)] = list(1.0 + g02 + spread)
+        g[(f"MAPA initial clip 10 | {noise}",)] = list(1.0 + spread)
+        for c in ("200", "100"):
+            g[(f"MAPA initial clip {c} | {noise}",)] = list(1.0 + off + spread)
+    return g
+
+
+@pytest.mark.parametrize("gaps, paper_noise, ours", [((0.1, 0.1, -0.1), "holds", "refuted"),
+                                                      ((-0.1, 0.1, 0.1), "refuted", "holds"),
+                                                      ((0.0, 0.1, 0.1), "open", "holds")])
+def test_fig5_is_not_reproduced_naming_usps_whatever_the_stand_in_gives(monkeypatch, gaps, paper_noise, ours):
+    monkeypatch.setattr(X, "_fig5_finals", lambda: _fig5_finals(*gaps))
+    v = X.audp_extreme_clips()
+    assert v.status == "not-reproduced" and v.missing.kind == "data set" and "USPS" in v.missing.what
+    assert v.evidence["status_on_our_setting_by_noise"] == {"paper-literal": paper_noise, "k-norm": ours}
+    assert f"gives '{paper_noise}' with the paper's noise" in v.reason
+    v = X.mapa_initial_clip()
+    assert v.status == "not-reproduced" and "USPS" in v.missing.what
+    assert v.evidence["status_on_our_setting_by_noise"] == {"paper-literal": "holds", "k-norm": "open"}
+    assert "TOST" not in v.reason
+
+
+def test_k_norm_noise_to_signal_at_the_papers_setting():
+    from repro.edge_noise import sample_k_norm
+
+    f = X.k_norm_noise_to_signal("lr/mnist-5k", 0.1, 15000)
+    d, b = f["dimension"], f["batch"]
+    assert d == 784 + 1  # LR: one weight per pixel and a bias
+    draws = sample_k_norm(np.random.default_rng(0), d, 2.0 / (b * 0.1), size=400)
+    rms = float(np.sqrt(np.mean(np.sum(draws ** 2, axis=1))))
+    assert f["k-norm"]["noise_rms_over_clip_per_release"] == pytest.approx(rms, rel=0.01)
+    assert f["k-norm"]["over_clip_after_averaging"] == pytest.approx(rms / np.sqrt(15000), rel=0.01)
+    assert f["paper-literal"]["noise_rms_over_clip_per_release"] < 0.01 * f["k-norm"]["noise_rms_over_clip_per_release"]
+
+
+def test_at_chance_skips_arms_a_panel_does_not_run(monkeypatch):
+    monkeypatch.setattr(X, "_majority_rate", lambda panel, seeds: 0.5)
+    rows = [{"panel": "svm/mnist-5k", "label": "MAPA | k-norm | eps 0.1", "seed": str(s), "final_accuracy": str(a)}
+            for s, a in enumerate((0.11, 0.1, 0.09, 0.1, 0.12))]
+    got = X._at_chance(rows, "svm/mnist-5k", ["MAPA | k-norm | eps 0.1", "AUDP clip 3 | k-norm | eps 0.1"])
+    assert list(got["arms"]) == ["MAPA | k-norm | eps 0.1"] and not got["arms"]["MAPA | k-norm | eps 0.1"]["above_majority"]
+
+
+def test_a_panel_with_its_own_eps_grid_and_arms_is_read_robustly(monkeypatch):
+    """A regenerated CSV may add an SVM panel running only the ends of the grid and no tuning clips: the Fig. 6
+    claims compare each panel on its own grid and skip arms it does not run."""
+    r = [{"noise": "paper-literal", "epsilon_per_iteration": "", "algorithm": "", **row}
+         for row in _rows(-0.05, {c: -0.05 for c in CONSTANTS})]
+    spread = np.linspace(-0.002, 0.002, 5)
+    for e, acc in (("0.1", 0.70), ("0.5", 0.75)):
+        for alg, lab, shift in (("mapa", "MAPA", -0.05), ("audp", "AUDP clip 3", 0.0)):
+            r += [{"panel": "svm/mnist-5k", "label": f"{lab} | paper-literal | eps {e}", "algorithm": alg,
+                   "noise": "paper-literal", "epsilon_per_iteration": e, "clip": "3" if alg == "audp" else "",
+                   "seed": str(s), "final_accuracy": str(acc + shift + d)} for s, d in enumerate(spread)]
+    monkeypatch.setattr(X, "_rows", lambda name: r)
+    monkeypatch.setattr(X, "_our_iterations", lambda name, panel: 15000 if panel.startswith("lr/") else 10000)
+    v = X._rises_with_eps("paper-literal")
+    svm = [c for c in v.evidence["comparisons"] if c["panel"] == "svm/mnist-5k"]
+    assert {c["algorithm"] for c in svm} == {"MAPA", "AUDP clip 3"} and all(c["eps"] == ["0.1", "0.5"] for c in svm)
+    comps, _ = X._fig6_comparisons("paper-literal", "tuned")
+    assert {c["epsilon"] for p, c in comps if p == "svm/mnist-5k"} == {"0.1", "0.5"}

@@ -84,3 +84,14 @@ def test_growth_is_not_shown_against_a_censored_smaller_k(rows):
     rows(counts, budget)
     v = X.iterations_grow()
     assert v.status == "open" and "ASGD K 100 -> 1000" in v.reason
+
+
+def test_flat_middle_pair_is_open_when_monotone_and_holds_at_the_endpoints(rows):
+    counts, budget = _counts()
+    counts["MAPA | paper-literal | K 100"] = counts["MAPA | paper-literal | K 10"]  # no growth from K 10 to 100
+    rows(counts, budget)
+    v = X.iterations_grow()
+    assert v.status == "open" and [r.status for r in v.readings] == ["open", "holds"]
+    assert v.readings[0].name.startswith("monotone") and v.readings[1].name.startswith("endpoints")
+    assert "endpoints of the grid (K = 10 vs 1000) it holds" in v.reason
+    assert all(t["K"] == [10, 1000] for t in v.evidence["endpoint_tests"])

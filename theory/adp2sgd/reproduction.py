@@ -159,17 +159,23 @@ def large_batch() -> Verdict:
     for (alg, b, _), r in sorted(last.items()):
         fin.setdefault(f"{alg}_batch{b}", []).append(float(r["test_accuracy"]))
     big = max(int(k.rsplit("batch", 1)[1]) for k in fin)
+    small = min(int(k.rsplit("batch", 1)[1]) for k in fin)
     sync_collapsed = all(a < COLLAPSED for a in fin[f"sync_batch{big}"])
     adp_converged = all(a >= COLLAPSED for a in fin[f"adpsgd_batch{big}"])
-    status = "holds" if sync_collapsed and adp_converged else "not-reproduced"
-    return Verdict(status, "sampled", margin=None,
+    # the paper's collapse is on CIFAR-10 / SWB300 with EfficientNet-B0 / an LSTM (L255): our MLP on MNIST-5k is a
+    # substitute, so whatever it gives is reported, never the paper's verdict (theory.figure_evidence, Stand-ins)
+    ours = "holds" if sync_collapsed and adp_converged else "open"
+    means = {k: sum(v) / len(v) for k, v in fin.items()}
+    return Verdict("not-reproduced", "sampled", margin=None,
                    evidence={"points": sum(len(v) for v in fin.values()), "source": source,
                              "final_accuracy": {k: [float(x) for x in v] for k, v in fin.items()},
-                             "collapse_threshold": COLLAPSED},
-                   reason="" if status == "holds" else
-                   "SYNC does not collapse at 2X batch and 2X learning rate in our setting (per-sample clipping bounds "
-                   "every step; the paper's collapse is reported for EfficientNet-B0 and an LSTM, not reproducible with "
-                   "a small MLP): neither confirmed nor refuted",
-                   missing=None if status == "holds" else Missing(
+                             "collapse_threshold": COLLAPSED, "status_on_our_setting": ours},
+                   reason="the paper reports the collapse on CIFAR-10 (EfficientNet-B0) and SWB300 (an LSTM), L255: "
+                          "neither data set is available offline and the suite trains no CNN or LSTM. On our substitute "
+                          f"(an MLP on MNIST-5k) SYNC {'collapses' if sync_collapsed else 'does not collapse'} at "
+                          f"{small}->{big} batch and 2X learning rate (mean final accuracy SYNC "
+                          f"{means[f'sync_batch{big}']:.3f}, A(DP)2SGD {means[f'adpsgd_batch{big}']:.3f}; per-sample "
+                          f"clipping bounds every step): our setting gives '{ours}'",
+                   missing=Missing(
                        "data set", "CIFAR-10 and SWB300, on which the paper reports the collapse (EfficientNet-B0 and an "
                                    "LSTM, L255); neither is available offline, and the suite trains no CNN or LSTM"))

@@ -1,5 +1,5 @@
 r"""Convergence statements (Theorem 3 L262-283, Corollary 1 L286-292, Remark 3 and S7 L292-298, L1126-1146,
-Lemmas 7-8 L733-790, Theorem 5 L545) and the slopes of Fig. S9(c) (L1058-1066).
+Lemmas 7-8 L733-790, Theorem 5 L545); Fig. S9(c) is :mod:`theory.dp_fed_ls.fig_s9c`.
 
 Only the algebra that can be checked exactly is checked: each step below is an identity or an inequality
 over its stated range (sympy), or a concrete counterexample. The O~(.) rates themselves are not checkable.
@@ -17,10 +17,8 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from theory.dp_fed_ls import closed_form as cf
-from theory.dp_fed_ls import wbk
-from theory.dp_fed_ls.paper_values import FIG_S9C, LEMMA, SETTINGS
-from theory.ledger import HypothesisFails, Verdict, agrees_with_printed, claim
+from theory.dp_fed_ls.paper_values import LEMMA
+from theory.ledger import HypothesisFails, Verdict, claim
 
 
 def _young_margin(cx: dict) -> Fraction:
@@ -204,103 +202,6 @@ def remark3() -> Verdict:
                              "correction": "(38) is nu_1 >= sqrt(8/3) = 1.633 (nu_1^2 >= 8/3); 'nu_1 >= 8/3' is sufficient "
                                            "but 1.63x stronger", "eq37_from_36": ok37},
                    counterexample=None if ok37 else {"eq37": str(eq37)})
-
-
-def s9_curves(eps_grid, setting="s9c"):
-    """(eps, nu1 closed form Theorem 1, nu1 calibrated by the WBK accountant) for the S4 setting (uniform)."""
-    st = SETTINGS[setting]
-    n, tau, rounds = int(st["clients"].value), st["tau"].value, int(st["rounds"].value)
-    delta = cf.delta_of(n)
-    rows = []
-    for eps in eps_grid:
-        closed = cf.closed_form_noise(eps, delta, tau, rounds, cf.UNIFORM)
-        rows.append((eps, closed[0] if closed else float("nan"), wbk.calibrate_nu1(eps, delta, tau, rounds)))
-    return rows
-
-
-#: Fig. S9's epsilon grid is not stated: the claim fits on every window [lo, hi] of a stated range of grids
-#: (:data:`S9_WINDOWS`) over the points :data:`S9_EPS_POINTS` (natural logs, nu per unit clip) and decides only what
-#: keeps its sign over all of them. lo starts just above Theorem 1's feasibility threshold (about 10.41 here).
-S9_EPS_POINTS = tuple(np.geomspace(10.5, 100.0, 16))
-S9_WINDOWS = {"lo": (10.5, 12.0, 15.0, 20.0), "hi": (30.0, 40.0, 60.0, 100.0)}
-#: fewest grid points a window's least-squares fit uses
-S9_MIN_POINTS = 4
-
-
-def _s9_windows(rows) -> list:
-    """Least-squares log-log fits of both curves on each window of :data:`S9_WINDOWS` with enough points."""
-    e = np.array([r[0] for r in rows])
-    out = []
-    for lo in S9_WINDOWS["lo"]:
-        for hi in S9_WINDOWS["hi"]:
-            m = (e >= lo * (1 - 1e-9)) & (e <= hi * (1 + 1e-9))
-            if m.sum() < S9_MIN_POINTS:
-                continue
-            le = np.log(e[m])
-            ft = np.polyfit(le, np.log([r[1] for r, k in zip(rows, m) if k]), 1)
-            fa = np.polyfit(le, np.log([r[2] for r, k in zip(rows, m) if k]), 1)
-            out.append({"lo": lo, "hi": hi, "points": int(m.sum()), "slope_theorem": float(ft[0]),
-                        "slope_accountant": float(fa[0]), "intercept_theorem": float(ft[1]),
-                        "intercept_accountant": float(fa[1]), "slope_gap": float(ft[0] - fa[0]),
-                        "intercept_gap": float(ft[1] - fa[1])})
-    return out
-
-
-@claim(id="004.fig-s9c.slopes", seed="004", lines="L1058-L1066",
-       statement="Fig. S9(c) (T = 1000, tau = 0.05, N = 2000): least-squares slopes of log nu vs log eps are -0.80 (Theorem 1) and -0.73 (accountant), intercepts 3.31 and 2.29: the closed form is tight up to the constant e^{1.02}.",
-       recorded="open", result="Fig S9", role="figure")
-def fig_s9c() -> Verdict:
-    """The unstated eps grid varied over :data:`S9_WINDOWS`: the printed ordering (Theorem 1's slope steeper than the
-    accountant's, its intercept higher) is decided only if its sign is the same on every window; beside it, the
-    printed regression lines evaluated at our points against our two curves (grid-free)."""
-    rows = [r for r in s9_curves(S9_EPS_POINTS) if not math.isnan(r[1])]
-    wins = _s9_windows(rows)
-    printed = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
-    paper_sign = (math.copysign(1, printed["slope_theorem"] - printed["slope_accountant"]),
-                  math.copysign(1, printed["intercept_theorem"] - printed["intercept_accountant"]))
-    same = [w for w in wins if (math.copysign(1, w["slope_gap"]), math.copysign(1, w["intercept_gap"])) == paper_sign]
-    stable = len(same) == len(wins)
-    opposite = len(same) == 0
-    line = lambda which, e: math.exp(printed[f"intercept_{which}"] + printed[f"slope_{which}"] * math.log(e))  # noqa: E731
-    pointwise = [{"eps": float(r[0]), "theorem_ours": float(r[1]), "accountant_ours": float(r[2]),
-                  "printed_theorem_line_over_ours": line("theorem", r[0]) / r[1],
-                  "printed_accountant_line_over_ours": line("accountant", r[0]) / r[2],
-                  "closed_over_accountant_ours": float(r[1] / r[2])} for r in rows]
-    best = min(wins, key=lambda w: abs(w["slope_theorem"] - printed["slope_theorem"])
-               + abs(w["slope_accountant"] - printed["slope_accountant"]))
-    agree_best = {k: agrees_with_printed(best[k], FIG_S9C[k].text) for k in FIG_S9C}
-    st = SETTINGS["s9c"]
-    eps_min = cf.feasible_epsilon_min(cf.delta_of(int(st["clients"].value)), st["tau"].value,
-                                      int(st["rounds"].value), cf.UNIFORM, hi=200.0)
-    flips = [f"[{w['lo']:g}, {w['hi']:g}]" for w in wins if w not in same]
-    ratio = [p["closed_over_accountant_ours"] for p in pointwise]
-    near = [p for p in pointwise if p["eps"] <= 40.0]  # where the printed slopes are met by some window
-    reason = ("" if stable or opposite else
-              f"the printed ordering (Theorem 1's slope {printed['slope_theorem']:g} steeper than the accountant's "
-              f"{printed['slope_accountant']:g}, intercept {printed['intercept_theorem']:g} above "
-              f"{printed['intercept_accountant']:g}) keeps its sign on {len(same)} of {len(wins)} eps windows and flips "
-              f"on {', '.join(flips)}: the sign depends on the unstated grid (issue 32: undecided). Grid-free: our "
-              f"closed-form/accountant ratio is {min(ratio):.2f}-{max(ratio):.2f} on eps {rows[0][0]:g}-{rows[-1][0]:g} "
-              f"(the printed e^({printed['intercept_theorem']:g}-{printed['intercept_accountant']:g}) = "
-              f"{math.exp(printed['intercept_theorem'] - printed['intercept_accountant']):.2f}); "
-              f"the printed Theorem-1 line is {min(p['printed_theorem_line_over_ours'] for p in near):.2f}-"
-              f"{max(p['printed_theorem_line_over_ours'] for p in near):.2f} x ours on eps "
-              f"{near[0]['eps']:g}-{near[-1]['eps']:.3g}, the printed accountant line "
-              f"{min(p['printed_accountant_line_over_ours'] for p in near):.2f}-"
-              f"{max(p['printed_accountant_line_over_ours'] for p in near):.2f} x our accountant there")
-    status = "holds" if stable else "open"
-    return Verdict(status, "numeric", min(w["slope_gap"] * paper_sign[0] for w in wins) if wins else None,
-                   evidence={"windows": wins, "range": {**{k: list(v) for k, v in S9_WINDOWS.items()},
-                                                        "points": [float(e) for e in S9_EPS_POINTS],
-                                                        "min_points_per_window": S9_MIN_POINTS},
-                             "sign_stable": stable, "windows_with_printed_sign": len(same),
-                             "closest_window": best, "closest_window_agrees": agree_best,
-                             "pointwise": pointwise, "theorem1_feasible_only_for_eps_above": eps_min,
-                             "units": "nu per unit clip, natural logs",
-                             "printed_constant": "caption ends at 'e^{3.31-2.29}=' (value missing; e^1.02 = 2.77)",
-                             "margin_unit": "the smallest (accountant - theorem) slope gap over the windows, signed so "
-                                            "that positive is the printed ordering"},
-                   reason=reason if status == "open" else "")
 
 
 @claim(id="004.thm-4.step-28", seed="004", lines="L855-L870",
