@@ -36,7 +36,7 @@ def main(argv=None):
     settings = cf.S4_SETTINGS[-1:] if args.quick else cf.S4_SETTINGS
     n_eps = 3 if args.quick else 10
     rows = []
-    fig, axes = figure_axes(len(settings) * 2, width=3.6)
+    fig, axes = figure_axes(len(settings), rows=2, width=3.6)
     for k, (n, tau, rounds) in enumerate(settings):
         delta = cf.delta_of(n)
         for j, (s, acct, name) in enumerate(((cf.UNIFORM, calibrate_nu1, "WBK"), (cf.POISSON, calibrate_poisson, "Poisson RDP"))):
@@ -46,13 +46,14 @@ def main(argv=None):
                    for e in grid]
             rows += [{"N": n, "T": rounds, "sampling": s.name, "eps": e, "nu_theorem": a, "nu_accountant": b,
                       "ratio": a / b} for e, a, b in pts]
-            ax = axes[2 * k + j]
+            ax = axes[j * len(settings) + k]  # top row Theorem 1 / WBK, bottom row Theorem 2 / Poisson
             ax.loglog([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"Theorem {1 if j == 0 else 2}")
             ax.loglog([p[0] for p in pts], [p[2] for p in pts], "s-", label=name)
             ax.set_title(f"N={n}, T={rounds}, {s.name}", fontsize=8)
             ax.set_xlabel("epsilon")
             style.legend_below(ax)
-    axes[0].set_ylabel("noise nu / clip")
+    for ax in (axes[0], axes[len(settings)]):
+        ax.set_ylabel("noise nu / clip")
     ratios = {s: [r["ratio"] for r in rows if r["sampling"] == s] for s in ("uniform", "poisson")}
     cap = caption(figure="Seed 004 Fig. S9", paper="Fig. S9, L1054-1066",
                   changes="eps grids ours (not stated in the paper): from just above each theorem's feasibility "
