@@ -23,8 +23,9 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
 * **Lower (optimistic).** The output line is cut into the intervals of z whose loss lies in
   :math:`(a_j - h/2 + s, a_j + h/2 + s]`; reporting only the interval is a post-processing, so the pair
   of interval masses has a smaller divergence. Its losses :math:`\ell_j` are enclosed (pld_onestep)
-  and lie within :math:`O(h^2)` of :math:`a_j` (the small offset s makes :math:`\ell_j \ge a_j`); each is
-  then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
+  and lie near :math:`a_j`; for the Gaussian pairs each interval is first mixed with a fraction of a
+  neighbour (a further post-processing, pld_onestep) so that its loss lands just above a grid point. Each
+  is then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
   :math:`\delta` (it is increasing in the loss). Mass beyond the truncation is dropped (loss
   :math:`-\infty`), or rounded down.
 * **Composition.** The grid PMFs of all steps are folded modulo N and multiplied in Fourier space
