@@ -23,8 +23,9 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
 * **Lower (optimistic).** The output line is cut into the intervals of z whose loss lies in
   :math:`(a_j - h/2 + s, a_j + h/2 + s]`; reporting only the interval is a post-processing, so the pair
   of interval masses has a smaller divergence. Its losses :math:`\ell_j` are enclosed (pld_onestep)
-  and lie within :math:`O(h^2)` of :math:`a_j` (the small offset s makes :math:`\ell_j \ge a_j`); each is
-  then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
+  and lie near :math:`a_j`; for the Gaussian pairs each interval is first mixed with a fraction of a
+  neighbour (a further post-processing, pld_onestep) so that its loss lands just above a grid point. Each
+  is then rounded DOWN to the grid, which lowers the sum of losses of every composed outcome and hence
   :math:`\delta` (it is increasing in the loss). Mass beyond the truncation is dropped (loss
   :math:`-\infty`), or rounded down.
 * **Composition.** The grid PMFs of all steps are folded modulo N and multiplied in Fourier space
@@ -126,22 +127,15 @@ def _interval_atoms(pair: MixturePair, z: np.ndarray):
     return pair.edge_log_masses_pq(z)
 
 
-def _log_ratio_width(pair: MixturePair, z: np.ndarray) -> np.ndarray:
-    """Width of the enclosure of log(P/Q) of every interval (z_i, z_{i+1}] (0 where a mass vanishes)."""
-    p_lo, p_hi, q_lo, q_hi = pld_onestep.mass_bounds(pair, z)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = np.log(p_hi / p_lo) + np.log(q_hi / q_lo)
-    return np.nan_to_num(w, nan=0.0, posinf=0.0, neginf=0.0)
-
-
 def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
-    """Interval-quantised pair dominated by ``pair``, losses rounded down (module docstring, "Lower").
+    """Interval-quantised pair dominated by ``pair``, losses on the grid (module docstring, "Lower").
 
-    A first pass with interval edges at the grid midpoints gives the residuals r_j = l_j - a_j
-    (O(h^2)); each edge is then moved by minus the mean residual of its two intervals plus a margin,
-    so that the second pass has l_j slightly above a_j and rounding down costs little. Any interval
-    whose loss still falls below a_j is rounded down to a_{j-1}: the result is a lower bound whatever
-    the offsets are; they only make it tight.
+    A first pass with interval edges at the grid midpoints gives the residuals r_j = l_j - a_j; each edge
+    is then moved by minus the mean residual of its two intervals, so that the second pass has l_j close
+    to a_j. For the Gaussian pairs each interval is then mixed with a fraction of a neighbour so that its
+    loss is a grid loss (numerics.pld_onestep, lower grid: no first-order rounding left); for the other
+    pairs a margin puts l_j slightly above a_j and any interval whose loss still falls below a_j is
+    rounded down to a_{j-1}. Either is a lower bound whatever the offsets are; they only make it tight.
     """
     l_lo, l_hi = _loss_window(pair, tail)
     j = np.arange(math.floor(l_lo / h), math.ceil(l_hi / h) + 1)
@@ -151,18 +145,13 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
         r = np.nan_to_num(log_p - log_q - j * h, nan=0.0, posinf=0.0, neginf=0.0)
     r = np.clip(r, -0.5 * h, 0.5 * h)
     left, right = np.append(r[:1], r), np.append(r, r[-1:])
-    margin = 0.25 * np.maximum(np.abs(left), np.abs(right))
-    if isinstance(pair, MixturePair):
-        # the enclosed loss floor is below the true loss by up to the enclosure's width: the margin must exceed it,
-        # else an atom whose loss sits O(h^2) above its grid point drops a whole step (tiny per-step losses,
-        # patches/2026-11-27c/README.md); twice the width of the first pass's log-ratio enclosure
-        w = _log_ratio_width(pair, _edges_z(pair, edges))
-        margin = np.maximum(margin, 2.0 * np.maximum(np.append(w[:1], w), np.append(w, w[-1:])))
+    mixed = isinstance(pair, MixturePair)
+    margin = 0.0 if mixed else 0.25 * np.maximum(np.abs(left), np.abs(right))
     shift = -(left + right) / 2 + margin
     z = _edges_z(pair, edges + np.clip(shift, -0.45 * h, 0.45 * h))
     z[-1] = np.inf  # the last interval takes the whole upper tail
-    if isinstance(pair, MixturePair):
-        # enclosed masses and proven loss floors, no margin in h (numerics.pld_onestep.optimistic_atoms)
+    if mixed:
+        # enclosed masses, mixed neighbours and proven loss floors (numerics.pld_onestep.optimistic_atoms)
         k, mass = pld_onestep.optimistic_atoms(pair, z, h)
         k0 = int(k.min())
         pmf = np.bincount(k - k0, weights=mass)
@@ -413,23 +402,38 @@ def note_absolute_width(details: dict, low: float, up: float, rel_width: float, 
         details["note"] = f"{details['note']}; {note}" if details.get("note") else note
 
 
-def _initial_step(schedule: Schedule, rel_width: float, delta: float, eps_guess: float | None = None) -> float:
+def _initial_step(schedule: Schedule, rel_width: float, delta: float, eps_guess: float | None = None,
+                  rounded_lower: bool = False) -> float:
     r"""A first grid step, from an error model fitted on the benchmark cases (the refinement corrects it).
 
-    One step's loss has standard deviation about :math:`s = \min(1/\sigma, q\sqrt{e^{1/\sigma^2}-1})`;
-    the composed loss about :math:`s_T = \sqrt{\sum_i T_i s_i^2}`, and epsilon is of the order of
-    :math:`s_T\sqrt{2\log(1/\delta)}/2`. The measured relative width is about
-    :math:`c\,T h^2 / (s\,\varepsilon)` with c between 0.02 and 0.16; the first pass aims at three
-    times the target width with c = 0.2, so that it is cheap and one refinement usually suffices.
+    One step's loss has variance about :math:`v_i = \min(1/\sigma_i^2, q_i^2(e^{1/\sigma_i^2}-1))`; the
+    composed loss has standard deviation about :math:`s_T = \sqrt{\sum_i T_i v_i}`, and epsilon is of the
+    order of :math:`s_T\sqrt{2\log(1/\delta)}/2`. With both one-step grids second order in h (numerics.
+    pld_onestep), the measured relative width is about :math:`K\,T h^2 / (s_T\,\varepsilon)`, K between
+    0.37 and 0.83 on the long runs T = 1e4..1e6 (q = 1e-3, sigma = 1), bench_pld's C1, C4, C5, C6, the
+    README's B-of-N example, a replace-one schedule and q = 1.7e-5, sigma = 12.1 over 360,000 steps, and 4 and
+    7.3 on C3 (sigma = 0.8) and C2 (epsilon 25.6); the first pass takes K = KAPPA, so that most runs need
+    one pass and the others one refinement.
+
+    ``rounded_lower``: the lower grid rounds its atoms down (the pairs of numerics.location_pairs, through
+    numerics.pld_general), a first-order error: the width is then about :math:`c\,T h^2/(s\,\varepsilon)`
+    with the per-step :math:`s = s_T/\sqrt T` and c between 0.02 and 0.16, and the first pass aims at three
+    times the target width with c = 0.2 (this was every grid's model before issue 33; it took T = 10^6
+    a grid 6 times finer than the mixed lower grid needs).
     """
     var = sum(p.steps * min(p.sigma ** -2, p.q ** 2 * math.expm1(min(p.sigma ** -2, 700.0)))
               for p in schedule.phases)
     steps = schedule.total_steps
-    s = math.sqrt(var / steps)
     if eps_guess is None:
         eps_guess = 0.5 * math.sqrt(var) * math.sqrt(2.0 * math.log(1.0 / delta))
     eps_guess = max(eps_guess, 1e-6)
-    return math.sqrt(3.0 * rel_width * s * eps_guess / (0.2 * steps))
+    if rounded_lower:
+        return math.sqrt(3.0 * rel_width * math.sqrt(var / steps) * eps_guess / (0.2 * steps))
+    return math.sqrt(rel_width * math.sqrt(var) * eps_guess / (KAPPA * steps))
+
+
+#: the first pass's constant K of the width model of :func:`_initial_step`
+KAPPA = 0.8
 
 
 def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: float,

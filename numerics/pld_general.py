@@ -197,7 +197,8 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
     first = next(iter(orders.values()))
     try:
         low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
-                                                pld._initial_step(_Scaled(first), rel_width, delta),
+                                                pld._initial_step(_Scaled(first), rel_width, delta,
+                                                                  rounded_lower=True),
                                                 PLD_ABSOLUTE_WIDTH)
     except pld.AccuracyNotReached as exc:
         return _best_seen(seen, orders, exc, lambda lo, hi: EpsilonBounds(
@@ -243,7 +244,7 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
     try:
         low, up, current, history = pld._refine(bracket_of, tuple(orders), rel_width, max_refinements,
                                                 pld._initial_step(_Scaled(first), rel_width, 1e-5,
-                                                                  eps_guess=max(epsilon, 1e-3)),
+                                                                  eps_guess=max(epsilon, 1e-3), rounded_lower=True),
                                                 PLD_DELTA_ABSOLUTE_WIDTH)
     except pld.AccuracyNotReached as exc:
         return _best_seen(seen, orders, exc, lambda lo, hi: DeltaBounds(

@@ -62,6 +62,31 @@ max-of-batch test of shuffled DP-SGD audits (Chua et al. 2024, "How private are 
 implementations?", ICML, and "Scalable DP-SGD: shuffling vs. Poisson subsampling", NeurIPS 2024, who
 evaluate such a statistic); the exact divergence of the mixture pair lies between our two ends (tests
 check it by quadrature on tiny data).
+
+The gap, and what would close it (issue 33, 2026-11-27; nothing below is implemented)
+---------------------------------------------------------------------------------------
+On the README's example (B = 256 of N = 60000, sigma = 1, 3 epochs, delta = 1e-5) the bracket is
+[0.362, 20.1] (its note: Poisson sampling at the same B/N, replace-one, epsilon <= 0.924; the lower witness
+used one threshold, m = 1 of 3 epochs). What is known, and where each end stands:
+
+* Lower end. The pair above (+C e_1 against -C e_1, every other gradient 0) is the one the literature
+  uses for shuffled batches (Chua et al., ICML 2024, single epoch; Chua et al., NeurIPS 2024, arXiv
+  2411.04205, several epochs, persistent and dynamic shuffling); the audit of arXiv 2411.10614 ("To shuffle
+  or not to shuffle") measures leakage empirically, which certifies nothing. No stronger realizable pair is
+  known to us. What is weak is the test, not the pair: for E > 1 epochs we count the epochs whose maximum
+  exceeds one threshold, while the epochs are independent, so the best test based on the E maxima is the
+  likelihood-ratio test of the E-fold product of the one-epoch pair of the maximum, whose CDFs are closed
+  forms, F_s(t) = Phi(t - s/sigma) Phi(t)^(k-1). Its divergence is a composition of one 1-d pair: the lower
+  grid of numerics.pld (interval masses from enclosed differences of F_s, mixed to grid losses as in
+  numerics.pld_onestep) composed E times would give it, certified. For E = 1 the threshold on the maximum
+  is already that test if the maximum's likelihood ratio is increasing in t (not proven here). A stronger
+  statistic than the maximum (the per-epoch log-likelihood ratio log sum_j e^{Y_j/sigma} - log sum_j
+  e^{-Y_j/sigma}, a sufficient statistic of the epoch) has no closed-form law; sampling it certifies nothing.
+* Upper end. One Gaussian per epoch ignores that i* is hidden among k batches. Proven amplification for
+  shuffled batches in f-DP exists in a regime (arXiv 2605.06259: sigma >= sqrt(3 / ln M), M steps per
+  epoch, closed-form bounds via Berry-Esseen, composed over epochs); adopting it needs its hypotheses
+  (its clipping and neighbouring relation) checked against this mechanism's, then its bound coded with
+  its constants. Until then the upper end stays the proven GDP bound above and the gap is reported.
 """
 from __future__ import annotations
 
