@@ -341,7 +341,8 @@ def closure_parents(module_name: str) -> dict:
             facts = init_facts(pkg)
             found.append((pkg, "package" if facts is not None and facts.inert else "package, not inert"))
         for m, how in found:
-            if m not in parents:
+            # a package first met on the way (hashed only) is taken whole once a module imports it
+            if m not in parents or (parents[m][1] == "package" and how != "package"):
                 parents[m] = (name, how)
                 if how != "package":
                     todo.append(m)

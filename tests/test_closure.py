@@ -78,12 +78,38 @@ def test_what_an_import_runs_is_inside_the_static_closure():
     assert all(m in loaded[m] for m in SAMPLE)
 
 
+def _figure_modules() -> list:
+    return sorted(f"figures.{p.stem}" for p in (ROOT / "figures").glob("*.py") if p.stem.startswith(("fig_", "table_")))
+
+
+@pytest.mark.parametrize("module", list(SAMPLE) + ["theory.dp_fed_ls.certified"])
+def test_the_closure_is_closed(module):
+    """Every module taken whole has its imports inside the closure, and a package kept as hashed-only is
+    imported by none of them (one met first as a package on the way and imported later is taken whole)."""
+    parents = sw.closure_parents(module)
+    whole = [m for m, (_, how) in parents.items() if how != "package"]
+    imported = set().union(*(sw._imported_own_modules(m) for m in whole))
+    assert imported <= set(parents)
+    assert not {m for m, (_, how) in parents.items() if how == "package"} & imported
+
+
+def test_every_figure_closure_is_closed():
+    """The same for every figure script (static only: fast)."""
+    for module in _figure_modules():
+        parents = sw.closure_parents(module)
+        whole = [m for m, (_, how) in parents.items() if how != "package"]
+        imported = set().union(*(sw._imported_own_modules(m) for m in whole))
+        assert imported <= set(parents) and not {m for m, (_, h) in parents.items() if h == "package"} & imported, module
+
+
 def test_the_static_closure_sees_an_accountant_where_a_module_can_call_it():
     """The precise rule keeps the accountants where they can run: a module that calls numerics.epsilon
     through ``import numerics`` and the caption code that certifies an arm."""
     assert "numerics.accounting" in sw.closure("theory.lemmas.adaptive_gap")  # import numerics; numerics.epsilon
     assert "numerics.certified" in sw.closure("figures.arm_epsilon")
     assert "numerics.accounting" in sw.closure("numerics")  # the package itself: all that it serves
+    # import numerics after numerics.errors met the package on the way: taken whole all the same
+    assert "numerics.accounting" in sw.closure("theory.dp_fed_ls.certified")
 
 
 @pytest.mark.parametrize("module", ["repro.async_fl", "repro.decentralized", "repro.edge_fl", "repro.experiments",
