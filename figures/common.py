@@ -60,7 +60,7 @@ def mean_std(values) -> tuple[float, float]:
 
 def caption(*, figure: str, paper: str, changes: str, stated: str, ours: str, quick: bool, epsilon: str) -> dict:
     """The caption: ``changes`` says what we changed for CPU scale, ``epsilon`` each DP arm's epsilon under
-    the sampling it used (:func:`epsilon_caption`), or :data:`NO_DP`. ``epsilon`` has no default: every
+    the sampling it used (``figures.arm_epsilon.epsilon_caption``), or :data:`NO_DP`. ``epsilon`` has no default: every
     figure states it, so a figure with noisy arms can never be captioned "no DP" by omission."""
     if not epsilon or not epsilon.strip():
         raise ValueError(f"caption of {figure!r}: state each arm's epsilon (or figures.common.NO_DP)")
@@ -217,42 +217,6 @@ def plot_curves(ax, results: dict, *, x: str = "iterations", y: str = "test_accu
     ax.set_ylabel(y.replace("_", " "))
     ax.set_title(title)
     style.legend_below(ax)
-
-
-def certify(results: dict, *, enabled: bool) -> dict:
-    """Per arm, the certified epsilon of the sampling it used (``repro.dp.epsilon_for_sampling``), from
-    the first seed's schedule (all seeds share it); ``None`` for
-    an arm without noise or when not ``enabled`` (quick setting)."""
-    from repro import dp
-    from numerics.schedule import Schedule
-
-    out = {}
-    for lab, rs in results.items():
-        priv = rs[0].get("privacy")
-        if not priv or not enabled:
-            out[lab] = None
-            continue
-        sched = Schedule.from_dict(priv["schedules"][0])
-        out[lab] = dp.epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
-    return out
-
-
-def epsilon_caption(results: dict, cert: dict, *, quick: bool) -> str:
-    """The caption's ``epsilon``: each arm's epsilon under the sampling it used, or why there is none."""
-    from repro import dp
-
-    parts = []
-    for lab, rs in results.items():
-        priv = rs[0].get("privacy")
-        if not priv:
-            phrase = "no DP noise"
-        elif cert.get(lab) is None:
-            phrase = (f"{priv['sampling']} sampling, epsilon not computed in the quick setting" if quick
-                      else f"{priv['sampling']} sampling, no delta given")
-        else:
-            phrase = dp.describe_epsilon(cert[lab])
-        parts.append(f"{lab}: {phrase}")
-    return "; ".join(parts)
 
 
 def final_summary(results: dict) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from repro import experiments as E
 from theory.async_fl import runs as R
 
-from . import common
+from . import arm_epsilon, common
 
 NAME = "fig_000_1b"
 
@@ -25,8 +25,8 @@ def main(argv=None) -> None:
         exp = R.fig000_1b(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
-        cert = common.certify(res, enabled=not args.quick)
-        eps.append(f"{model}: " + common.epsilon_caption(res, cert, quick=args.quick))
+        cert = arm_epsilon.certify(res, enabled=not args.quick)
+        eps.append(f"{model}: " + arm_epsilon.epsilon_caption(res, cert, quick=args.quick))
         common.plot_curves(ax, res, title=f"{model}, DP sigma = 8: accuracy vs iterations")
         rows += common.certified_rows(model, E.curve_rows(res), cert)
         ours.append(f"{model}: " + ", ".join(

@@ -13,7 +13,7 @@ from repro import experiments as E
 from theory.proactive_dp import runs as R
 from theory.proactive_dp.paper_values import FIGURE_ACCURACIES
 
-from . import common
+from . import arm_epsilon, common
 
 NAME = "fig_002_eps_sweep"
 
@@ -28,8 +28,8 @@ def main(argv=None) -> None:
         exp = R.eps_sweep(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
-        cert = common.certify(res, enabled=not args.quick)
-        eps.append(f"{model}: " + common.epsilon_caption(res, cert, quick=args.quick))
+        cert = arm_epsilon.certify(res, enabled=not args.quick)
+        eps.append(f"{model}: " + arm_epsilon.epsilon_caption(res, cert, quick=args.quick))
         rows += common.certified_rows(model, E.curve_rows(res), cert)
         printed = {k: v for k, v in res.items() if "calibrated" not in k}
         common.plot_curves(ax, {arm_label(k, cert[k]): v for k, v in printed.items()},

@@ -9,7 +9,7 @@ from __future__ import annotations
 from repro import experiments as E
 from theory.proactive_dp import runs as R
 
-from . import common
+from . import arm_epsilon, common
 
 NAME = "fig_002_s_sweep"
 
@@ -23,8 +23,8 @@ def main(argv=None) -> None:
         exp = R.s_sweep(quick=args.quick, model=model)
         exps.append(exp)
         res = E.run(exp)
-        cert = common.certify(res, enabled=not args.quick)
-        eps.append(f"{model}: " + common.epsilon_caption(res, cert, quick=args.quick))
+        cert = arm_epsilon.certify(res, enabled=not args.quick)
+        eps.append(f"{model}: " + arm_epsilon.epsilon_caption(res, cert, quick=args.quick))
         rows += common.certified_rows(model, E.curve_rows(res), cert)
         common.plot_curves(ax, res, title=f"{model}: constant s, sigma = {R.TABLE3['sigma']}, C = {R.TABLE3['C']}")
         summ = common.final_summary(res)

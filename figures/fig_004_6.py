@@ -15,7 +15,8 @@ from figures.tables_004 import accounted
 from numerics.sweep import sweep
 from repro import data
 from theory.dp_fed_ls.closed_form import delta_of
-from theory.dp_fed_ls.runs import CHANGES, CLIENTS, MIA_ARMS, MIA_EPS, mia_auc, run_epsilon
+from theory.dp_fed_ls.run_privacy import run_epsilon
+from theory.dp_fed_ls.runs import CHANGES, CLIENTS, MIA_ARMS, MIA_EPS, mia_auc
 
 
 def main(argv=None):

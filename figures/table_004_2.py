@@ -4,7 +4,7 @@ DP-Fed (sigma = 0) and DP-Fed-LS (sigma = 1, 2, 3) on real MNIST-5k, multinomial
 IID client shards, eps in {6, 7, 8, 9} (Table 2, L314-320), uniform and Poisson client sampling; noise from
 Theorem 1 / Theorem 2's closed form (as the paper did for this table, L302), and for each (sampling, eps)
 the certified epsilon bracket (``numerics.epsilon``) of the sampling the runs used: uniform = fixed-size
-sampling under replace-one, Poisson under add/remove (:func:`theory.dp_fed_ls.runs.run_epsilon`). Statistics: mean over seeds and Welch's t-test of each sigma > 0
+sampling under replace-one, Poisson under add/remove (:func:`theory.dp_fed_ls.run_privacy.run_epsilon`). Statistics: mean over seeds and Welch's t-test of each sigma > 0
 against sigma = 0 (scipy.stats.ttest_ind(equal_var=False)).
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ from numerics.sweep import sweep
 from repro import data
 from theory.dp_fed_ls.closed_form import delta_of
 from theory.dp_fed_ls.paper_values import TABLES
-from theory.dp_fed_ls.runs import CHANGES, CLIENTS, run_epsilon, run_point
+from theory.dp_fed_ls.run_privacy import run_epsilon
+from theory.dp_fed_ls.runs import CHANGES, CLIENTS, run_point
 
 EPS = (6.0, 7.0, 8.0, 9.0)
 SIGMAS = (0.0, 1.0, 2.0, 3.0)

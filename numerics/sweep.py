@@ -31,9 +31,11 @@ through its caller's line.
 
 Cache: results are stored with :class:`joblib.Memory` under ``DPV_CACHE_DIR`` (default ``.cache/sweep``
 in the working directory). The key is the function's identity (module and qualified name), its
-``version`` (set with :func:`versioned`), a digest of the source of every module of this suite the
-function's module imports, transitively (so editing an accountant invalidates the claims that use it:
-a cache can never change a verdict), and the point. ``cache=False`` (``make report FRESH=1``) ignores
+``version`` (set with :func:`versioned`), a digest of the sources of the function module's
+:func:`closure`: every module of this suite whose code can run when it is imported and called (what its
+import statements take, transitively, and the packages on the way; rules above :class:`InitFacts`), so
+editing an accountant invalidates the claims that use it (a cache can never change a verdict) and no
+training run that cannot call it; and the point. ``cache=False`` (``make report FRESH=1``) ignores
 stored results and overwrites them. Workers write the cache, so finished points survive a failed sweep
 and a rerun resumes; on a remote cluster point ``DPV_CACHE_DIR`` at a shared file system.
 
@@ -107,11 +109,20 @@ def versioned(version: str):
 
 
 # --- cache key: the function, its version, its source closure ------------------------------------
-
-def _imported_own_modules(module_name: str) -> set:
-    """Names of this suite's modules that ``module_name``'s source imports (anywhere, lazily too)."""
-    return set(_imported_own_modules_cached(module_name))
-
+#
+# A module's closure holds every suite module whose code can run when the module is imported and its
+# functions are called: what its import statements (lazy ones too) reach, transitively, and each package on
+# the way, because Python runs a package's __init__ before any of its submodules. An *inert* __init__
+# (:func:`init_facts`) runs no suite code when it is imported, so it is hashed (its text decides what
+# ``pkg.name`` gives) but what it re-exports is not followed from there; each import statement instead
+# names what it takes:
+#   ``import a.b as m``; ``from a import b`` with ``b`` a submodule the __init__ binds no other way -> a.b;
+#   ``from a import name`` with ``name`` in a's ``_EXPORTS`` table (served by its __getattr__) -> the
+#   submodule the table names;
+#   anything else (``import a``; ``import a.b``, which binds ``a`` so every ``a.x`` is reachable;
+#   ``from a import name`` of a name the __init__ binds; ``from a import *``) -> the package ``a`` whole: its
+#   __init__, what it imports and everything its ``_EXPORTS`` table serves.
+# A package whose __init__ is not inert is taken whole wherever one of its submodules is.
 
 @lru_cache(maxsize=None)
 def _module_source(module_name: str) -> tuple:
@@ -123,25 +134,124 @@ def _module_source(module_name: str) -> tuple:
         return fh.read(), spec.submodule_search_locations is not None
 
 
+@dataclass(frozen=True)
+class InitFacts:
+    """What a package's ``__init__.py`` does when imported, read from its syntax tree."""
+
+    #: runs no suite code: docstring, ``__future__`` or third-party imports, literal assignments, and
+    #: function definitions whose decorators, defaults and annotations call nothing
+    inert: bool
+    #: the names it binds (assigned, defined, imported, or served through ``_EXPORTS``)
+    bound: frozenset
+    #: ``_EXPORTS``: name -> the submodule (relative) that defines it, loaded on first use by ``__getattr__``
+    exports: Mapping[str, str]
+    #: the top-level statements that make it not inert (line numbers), for the error a test prints
+    active_lines: tuple
+
+
+def _calls_nothing(nodes) -> bool:
+    return not any(isinstance(n, ast.Call) for node in nodes if node is not None for n in ast.walk(node))
+
+
+def _is_literal(node) -> bool:
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+
+
+def _inert_statement(node) -> bool:
+    """Whether executing this top-level statement of an __init__ can run code of this suite."""
+    if isinstance(node, ast.Expr):
+        return isinstance(node.value, ast.Constant)  # the docstring
+    if isinstance(node, ast.Import):
+        return all(a.name.split(".")[0] not in OWN_PACKAGES for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] not in OWN_PACKAGES
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return all(isinstance(t, ast.Name) for t in targets) and node.value is not None and _is_literal(node.value)
+    if isinstance(node, ast.FunctionDef):
+        a = node.args
+        annotations = [x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if x]
+        return _calls_nothing(node.decorator_list + a.defaults + a.kw_defaults + annotations + [node.returns])
+    return False
+
+
+def _bound_names(node) -> set:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, ast.Assign):
+        return {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return {node.target.id}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _exports_table(body) -> dict:
+    for node in body:
+        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["_EXPORTS"]
+                and _is_literal(node.value)):
+            table = ast.literal_eval(node.value)
+            if isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+                return table
+    return {}
+
+
+@lru_cache(maxsize=None)
+def init_facts(package: str) -> Optional[InitFacts]:
+    """:class:`InitFacts` of ``package``'s __init__, or None when ``package`` is not a package of this suite."""
+    source, is_package = _module_source(package)
+    if source is None or not is_package:
+        return None
+    body = ast.parse(source).body
+    active = tuple(n.lineno for n in body if not _inert_statement(n))
+    exports = _exports_table(body)
+    bound = set(exports).union(*(_bound_names(n) for n in body))
+    return InitFacts(inert=not active, bound=frozenset(bound), exports=exports, active_lines=active)
+
+
 def _import_candidates(source: bytes, package: str) -> list:
-    """Every dotted name an import statement of ``source`` names (``from a import b`` gives a and a.b)."""
+    """Every import statement of ``source`` as one line: ``module a.b`` (``import a.b as m``), ``import a.b``
+    (binds ``a``) or ``from a name`` (one per imported name; relative bases made absolute)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found += [a.name for a in node.names]
+            found += [f"{'module' if a.asname else 'import'} {a.name}" for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
                 base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
-            found += [base] + [f"{base}.{a.name}" for a in node.names]
+            found += [f"from {base} {a.name}" for a in node.names]
     return sorted(set(found))
+
+
+def _resolve(statement: str) -> set:
+    """The modules one scanned import statement takes (rules above); names outside the suite included."""
+    kind, _, rest = statement.partition(" ")
+    if kind == "module":
+        return {rest}
+    if kind == "import":  # binds the top package: every package on the way is reachable, whole
+        parts = rest.split(".")
+        return {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    base, _, name = rest.partition(" ")
+    facts = init_facts(base) if base.split(".")[0] in OWN_PACKAGES else None
+    if facts is not None and name != "*":
+        if name not in facts.bound and find_spec_safe(f"{base}.{name}"):
+            return {f"{base}.{name}"}
+        if facts.inert and name in facts.exports:
+            return {f"{base}.{facts.exports[name]}"}
+    return {base}
 
 
 #: the parsed import statements of each module source seen, on disk next to the results (parsing every
 #: module of the suite costs seconds; a warm ``make report`` reads and hashes the files instead)
 _SCANS: dict = {}
-_SCANS_FILE = "import-scans-v1.json"
+_SCANS_FILE = "import-scans-v2.json"
 #: a worker runs a seceded task's thread beside its pool's: the table is shared between them
 _SCANS_LOCK = threading.RLock()
 
@@ -181,6 +291,12 @@ def _save_scans() -> None:
         pass
 
 
+def _imported_own_modules(module_name: str) -> set:
+    """The suite modules ``module_name``'s import statements take (anywhere, lazily too; rules above); for a
+    package, also every submodule its ``_EXPORTS`` table serves."""
+    return set(_imported_own_modules_cached(module_name))
+
+
 @lru_cache(maxsize=None)
 def _imported_own_modules_cached(module_name: str) -> frozenset:
     source, is_package = _module_source(module_name)
@@ -189,12 +305,15 @@ def _imported_own_modules_cached(module_name: str) -> frozenset:
     package = module_name if is_package else module_name.rpartition(".")[0]
     key = f"{module_name}:{hashlib.sha256(source).hexdigest()}"
     table = _scans()
-    names = table.get(key)
-    if names is None:
-        names = _import_candidates(source, package)
+    statements = table.get(key)
+    if statements is None:
+        statements = _import_candidates(source, package)
         with _SCANS_LOCK:
-            table[key] = names
+            table[key] = statements
             _SCANS["dirty"] = True
+    names = set().union(*map(_resolve, statements)) if statements else set()
+    if is_package:
+        names |= {f"{module_name}.{sub}" for sub in init_facts(module_name).exports.values()}
     return frozenset(n for n in names if n.split(".")[0] in OWN_PACKAGES and find_spec_safe(n))
 
 
@@ -206,25 +325,46 @@ def find_spec_safe(name: str) -> bool:
         return False
 
 
+def _packages_of(module_name: str) -> list:
+    parts = module_name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def closure_parents(module_name: str) -> dict:
+    """``module -> (parent, how)`` for every module in ``module_name``'s closure (breadth first, so each
+    parent chain is a shortest one): ``how`` is ``"imports"`` (the parent imports it), ``"package"`` (it is
+    an inert package of the parent: hashed, its re-exports not followed) or ``"package, not inert"``."""
+    parents, todo = {module_name: (None, "")}, [module_name]
+    for name in todo:  # todo grows while it is walked: a queue
+        found = [(m, "imports") for m in sorted(_imported_own_modules(name))]
+        for pkg in _packages_of(name):
+            facts = init_facts(pkg)
+            found.append((pkg, "package" if facts is not None and facts.inert else "package, not inert"))
+        for m, how in found:
+            # a package first met on the way (hashed only) is taken whole once a module imports it
+            if m not in parents or (parents[m][1] == "package" and how != "package"):
+                parents[m] = (name, how)
+                if how != "package":
+                    todo.append(m)
+    _save_scans()
+    return parents
+
+
+def closure(module_name: str) -> frozenset:
+    """The suite modules whose sources key ``module_name`` (see the rules above)."""
+    return frozenset(closure_parents(module_name))
+
+
 @lru_cache(maxsize=None)
 def source_digest(module_name: str) -> str:
-    """SHA-256 over the sources of ``module_name`` and every suite module it imports, transitively."""
-    seen, todo = set(), [module_name]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        todo.extend(_imported_own_modules(name) - seen)
-    _save_scans()
+    """SHA-256 over the sources of ``module_name``'s :func:`closure`."""
     h = hashlib.sha256()
-    for name in sorted(seen):
+    for name in sorted(closure(module_name)):
         source, _ = _module_source(name)
         if source is not None:
             h.update(name.encode())
             h.update(source)
     return h.hexdigest()
-
 
 def _cache_dir() -> str:
     return os.environ.get("DPV_CACHE_DIR", os.path.join(os.getcwd(), ".cache", "sweep"))

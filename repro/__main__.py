@@ -17,6 +17,7 @@ from numerics.errors import InvalidParameter
 from numerics.sweep import sweep
 
 from .async_fl import run_point
+from .epsilon import certify_run
 from .config import RunConfig
 
 
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = RunConfig.from_json(args.config)
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [cfg.seed]
-        results = sweep(run_point, [cfg.replace(seed=s).to_dict() for s in seeds], desc="repro run")
+        runs = sweep(run_point, [cfg.replace(seed=s).to_dict() for s in seeds], desc="repro run")
+        results = [certify_run(r) for r in runs]
     except InvalidParameter as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -22,7 +22,8 @@ Protocol (000_d613b97385d90362.txt Algorithm 2.1 L67-L124 and App. A L292-L365;
   noise is symmetric, so only consistency matters; seed-000 notes §7 A3).
 
 Every run is a pure function of its config (seeded); :func:`simulate` returns a JSON-serialisable dict with
-the accuracy curve, the rounds, and (with DP) each client's privacy schedule and certified epsilon.
+the accuracy curve, the rounds, and (with DP) each client's privacy schedule; ``repro.epsilon.certify_run``
+adds the certified epsilon (apart, so that this training code imports no accountant).
 """
 from __future__ import annotations
 
@@ -158,15 +159,10 @@ def _simulate(cfg: RunConfig, progress: bool | None) -> dict:
 
 
 def _privacy(clients, cfg: RunConfig) -> dict:
-    """Each client's schedule (of the sampling it used) and, with a delta, ``certified``: the worst
-    client's certified bracket (``repro.dp.epsilon_for_sampling``)."""
+    """Each client's schedule (of the sampling it used); ``repro.epsilon.certify_run`` accounts them (the
+    training code calls no accountant, so an accountant edit re-uses its cached runs)."""
     scheds = [c.privacy.schedule() for c in clients]
-    out = {"sampling": cfg.sampling, "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
-    if cfg.dp_delta is not None and cfg.certify:
-        unique = {s: dp.epsilon_for_sampling(s, cfg.dp_delta, cfg.sampling) for s in set(scheds)}
-        out["certified"] = max(unique.values(), key=lambda b: b["epsilon_upper"])
-        out["epsilon"] = out["certified"]
-    return out
+    return {"sampling": cfg.sampling, "schedules": [s.to_dict() for s in scheds], "delta": cfg.dp_delta}
 
 
 @versioned("1")

@@ -21,7 +21,7 @@ staleness                    d: a client's model is at most d rounds behind
 sampling                     poisson | fixed | with-replacement (repro.dp)
 clip, dp_sigma, dp_delta     clipping constant C (None: no clipping), noise multiplier (None: no noise),
                              delta at which the certified epsilon is reported
-certify                      compute the certified epsilon with numerics.pld (False skips it)
+certify                      repro.epsilon.certify_run adds the certified epsilon (False skips it)
 seed                         the run's random seed
 """
 from __future__ import annotations

@@ -13,10 +13,11 @@ records the schedule of the scheme the run really used.
 
 Privacy. Every run records its schedule (round ``i``: batch size ``s_i`` of ``N`` records, noise
 multiplier :math:`\sigma`, sensitivity ``C``, noise std ``C sigma``, add/remove adjacency, 002 L54) and
-reports the epsilon of the sampling it actually performed (:func:`epsilon_for_sampling`): a certified
-two-sided bracket from ``numerics.certified.certified_epsilon``, which accounts Poisson rounds with the
-PLD accountant and fixed-size or with-replacement rounds with the dominating pairs of
-``numerics.dominating`` (never as Poisson). We never compute privacy ourselves.
+reports the epsilon of the sampling it actually performed (``repro.epsilon.epsilon_for_sampling``, kept
+out of this module so that training code imports no accountant): a certified two-sided bracket from
+``numerics.certified.certified_epsilon``, which accounts Poisson rounds with the PLD accountant and
+fixed-size or with-replacement rounds with the dominating pairs of ``numerics.dominating`` (never as
+Poisson). We never compute privacy ourselves.
 """
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from numerics.certified import certified_epsilon
 from numerics.errors import InvalidParameter, check_sigma
 from numerics.schedule import Phase, Schedule
 
@@ -97,28 +97,3 @@ class PrivacyRecord:
             return Phase(q=size / self.n_records, sigma=sigma, steps=steps)
         maker = Phase.fixed_size if self.sampling == "fixed" else Phase.with_replacement
         return maker(batch_size=size, dataset_size=self.n_records, sigma=sigma, steps=steps)
-
-
-def epsilon_for_sampling(schedule: Schedule, delta: float, sampling: str) -> dict:
-    """The certified epsilon of ``schedule`` (whose phases carry the sampling the run used).
-
-    ``{"accounted": True, "sampling": ..., epsilon_lower, epsilon_upper, delta, method, certified}``
-    from :func:`numerics.certified.certified_epsilon`: the PLD accountant for Poisson, numerics'
-    dispatch table (dominating pairs of numerics.dominating) for fixed-size and with-replacement
-    batches. ``sampling`` must name the scheme the schedule's phases describe; a mismatch is refused,
-    so a Poisson number is never reported for a batch that was not Poisson-sampled.
-    """
-    if sampling not in SAMPLINGS:
-        raise InvalidParameter(f"sampling must be one of {SAMPLINGS}, got {sampling!r}")
-    phases = {p.sampling for p in schedule.phases}
-    if phases != {NUMERICS_SAMPLING[sampling]}:
-        raise InvalidParameter(f"the run used {sampling!r} sampling but its schedule describes {sorted(phases)}")
-    return {"accounted": True, "sampling": sampling, **certified_epsilon(schedule, delta)}
-
-
-def describe_epsilon(eps: dict | None) -> str:
-    """One caption phrase for an arm's epsilon record (``None``: the arm adds no noise)."""
-    if eps is None:
-        return "no DP noise"
-    return (f"epsilon <= {eps['epsilon_upper']:.4g} at delta {eps['delta']:.3g} "
-            f"({eps['sampling']} sampling, certified {eps['method']})")

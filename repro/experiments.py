@@ -68,16 +68,6 @@ def records(n_c: int, n_clients: int) -> int:
     return int(round(n_c * n_clients / (1 - data_mod.TEST_FRACTION)))
 
 
-
-def calibrated_sigma(*, epsilon: float, s: int, n_c: int, k: int, delta: float) -> float:
-    """Noise multiplier whose certified epsilon (numerics.calibrate, PLD) is ``epsilon`` for ``ceil(k/s)``
-    rounds at rate ``s/n_c`` (every round counted at the full rate: rounded to the private side)."""
-    from numerics.calibrate import calibrate_sigma
-
-    steps = len(round_sizes("constant", total=k, s=s))
-    return float(calibrate_sigma(q=s / n_c, steps=steps, delta=delta, epsilon=epsilon))
-
-
 @versioned("1")
 def utility_fractions(*, config: dict, clips: list, sigmas: list, draws: int, seed: int) -> dict:
     r"""Train a near-optimal :math:`w^*` without noise, then the accuracy fraction

@@ -2,9 +2,9 @@ r"""Provenance sidecars of figure and table CSVs, and the freshness check that f
 
 Every CSV a figure or table script writes, ``<name>.csv``, gets ``<name>.provenance.json`` beside it:
 
-* ``code``: the producing module (e.g. ``figures.fig_000_10``) and the SHA-256 of its source and of
-  every suite module it imports, transitively (``numerics.sweep.source_digest``, the digest the sweep
-  cache keys on);
+* ``code``: the producing module (e.g. ``figures.fig_000_10``) and the SHA-256 of the sources of its
+  closure, every suite module whose code it can run (``numerics.sweep.source_digest``, the digest the
+  sweep cache keys on);
 * ``config``: the setting the script ran (full or quick, the experiments' arms and seeds) and its
   SHA-256 over canonical JSON;
 * ``data``: what the runs trained on: for real MNIST-5k the package, version and file SHA-256

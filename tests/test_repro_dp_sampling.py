@@ -1,4 +1,4 @@
-"""repro.dp: every run reports the epsilon of the sampling it performed; the MLP's clipped per-sample
+"""repro.dp / repro.epsilon: every run reports the epsilon of the sampling it performed; the MLP's clipped per-sample
 gradients on real MNIST-5k rows."""
 import numpy as np
 import pytest
@@ -6,6 +6,7 @@ import pytest
 from numerics.errors import InvalidParameter
 from numerics.schedule import Schedule
 from repro import data, dp, models
+from repro.epsilon import certify_run, describe_epsilon, epsilon_for_sampling
 from repro.async_fl import simulate
 from repro.config import RunConfig
 
@@ -20,10 +21,10 @@ def test_every_sampling_gets_a_certified_bracket_and_never_the_poisson_one():
         rec = dp.PrivacyRecord(n, s)
         for _ in range(steps):
             rec.add_round(b, sigma)
-        records[s] = dp.epsilon_for_sampling(rec.schedule(), 1e-5, s)
+        records[s] = epsilon_for_sampling(rec.schedule(), 1e-5, s)
         e = records[s]
         assert e["accounted"] and e["certified"] and 0 <= e["epsilon_lower"] <= e["epsilon_upper"] < np.inf
-        assert s in dp.describe_epsilon(e)
+        assert s in describe_epsilon(e)
     # a batch that is not Poisson-sampled is never given the Poisson number: fixed-size add/remove
     # (shift 2C) dominates Poisson at the same rate, so its certified lower end is above Poisson's upper end
     assert records["fixed"]["epsilon_lower"] >= records["poisson"]["epsilon_upper"]
@@ -34,14 +35,14 @@ def test_a_schedule_of_another_sampling_is_refused():
     pois = Schedule.constant(q=0.01, sigma=3.0, steps=20)
     for s in ("fixed", "with-replacement"):
         with pytest.raises(InvalidParameter, match="schedule describes"):
-            dp.epsilon_for_sampling(pois, 1e-5, s)
+            epsilon_for_sampling(pois, 1e-5, s)
     with pytest.raises(InvalidParameter):
-        dp.epsilon_for_sampling(pois, 1e-5, "shuffle")
+        epsilon_for_sampling(pois, 1e-5, "shuffle")
 
 
 @pytest.mark.parametrize("sampling", ["poisson", "fixed", "with-replacement"])
 def test_a_run_reports_the_epsilon_of_its_own_sampling(sampling):
-    res = simulate(RunConfig(**TINY, sampling=sampling))
+    res = certify_run(simulate(RunConfig(**TINY, sampling=sampling)))
     eps = res["privacy"]["epsilon"]
     assert eps["sampling"] == sampling and eps["accounted"] and eps["certified"]
     phases = res["privacy"]["schedules"][0]["phases"]

@@ -9,6 +9,7 @@ from repro import data, dp, models, sequences, step_sizes
 from repro.__main__ import main as cli
 from repro.async_fl import client_round_sizes, simulate
 from repro.config import RunConfig
+from repro.epsilon import certify_run
 
 TINY = dict(data="a9a-like", n_records=1000, sizes={"kind": "constant", "s": 10}, total_iterations=200,
             certify=False)
@@ -143,9 +144,20 @@ def test_privacy_schedule_is_recorded_per_round():
 
 
 def test_certified_epsilon_comes_from_numerics_pld():
-    res = simulate(RunConfig(**{**TINY, "certify": True, "dp_sigma": 3.0, "dp_delta": 1e-5}))
+    res = certify_run(simulate(RunConfig(**{**TINY, "certify": True, "dp_sigma": 3.0, "dp_delta": 1e-5})))
     cert = res["privacy"]["certified"]
     assert 0 <= cert["epsilon_lower"] <= cert["epsilon_upper"] < np.inf and cert["certified"]
+
+
+def test_training_accounts_nothing_and_certify_run_respects_certify_false():
+    """The training run records schedules only (it calls no accountant, so its sweep cache is not keyed by
+    one); certify_run adds the bracket unless the config says certify=False."""
+    cfg = {**TINY, "dp_sigma": 3.0, "dp_delta": 1e-5}
+    trained = simulate(RunConfig(**{**cfg, "certify": True}))
+    assert "certified" not in trained["privacy"] and trained["privacy"]["schedules"]
+    assert "certified" in certify_run(trained)["privacy"] and "certified" not in trained["privacy"]
+    skipped = simulate(RunConfig(**cfg))  # TINY has certify=False
+    assert certify_run(skipped) is skipped
 
 
 def test_cli_runs_a_config_and_rejects_bad_ones(tmp_path, capsys):

@@ -176,17 +176,9 @@ def figures_read(module: str) -> tuple:
 
 @lru_cache(maxsize=None)
 def _figures_read(module: str, out_dir: str) -> tuple:
-    from numerics.sweep import _imported_own_modules
+    from numerics.sweep import closure
 
-    seen, todo, found = set(), [module], set()
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        todo.extend(_imported_own_modules(name) - seen)
-        found |= _stems_named_in(name, out_dir)
-    return tuple(sorted(found))
+    return tuple(sorted(set().union(*(_stems_named_in(name, out_dir) for name in closure(module)))))
 
 
 def _source(c: ledger.Claim) -> str:

@@ -4,15 +4,19 @@ Paper settings come from :mod:`theory.dp_fed_ls.paper_values` (Sec. 6.1, L310); 
 (real MNIST-5k instead of 60k: 800 clients of 5 images so that S = tau N = 40 clients a round, close to the
 paper's 50; batch 5 for 5-image clients) is stated in :data:`CHANGES`. The figure scripts
 (``figures/table_004_2.py``, ``figures/fig_004_6.py``) sweep these; the claims of
-:mod:`theory.dp_fed_ls.figures` read the CSVs they write.
+:mod:`theory.dp_fed_ls.figures` read the CSVs they write. The runs use the closed-form noise alone
+(:mod:`theory.dp_fed_ls.noise_formula`); their certified epsilon is :mod:`theory.dp_fed_ls.run_privacy`'s, so
+the runs' sweep cache is not keyed by the accountant (``numerics.sweep.closure``).
 """
 from __future__ import annotations
 
 from repro import data, fed_ls
-from theory.dp_fed_ls import closed_form as cf
+from theory.dp_fed_ls import noise_formula as nf
 from theory.dp_fed_ls.paper_values import SETTINGS
 
 _S = SETTINGS["mnist-uniform"]
+#: the fraction of clients a round (L310)
+TAU = _S["tau"].value
 _TR = SETTINGS["mnist-training"]
 #: clients over the 4000 MNIST-5k training images (paper: 1000 uniform / 500 Poisson over 50k)
 CLIENTS = 800
@@ -25,7 +29,7 @@ CHANGES = (f"{CLIENTS} IID clients of 5 images (paper: 1000 of 50 / 500 of 100),
 
 
 def config(sampling: str, rounds: int) -> fed_ls.FedConfig:
-    return fed_ls.FedConfig(clients=CLIENTS, tau=_S["tau"].value, rounds=rounds, local_epochs=LOCAL_EPOCHS,
+    return fed_ls.FedConfig(clients=CLIENTS, tau=TAU, rounds=rounds, local_epochs=LOCAL_EPOCHS,
                             batch=BATCH, clip=_S["clip"].value, lr=_TR["lr"].value, lr_decay=_TR["lr_decay"].value,
                             weight_decay=_TR["weight_decay"].value, sampling=sampling)
 
@@ -37,13 +41,13 @@ def _mnist():
 
 def closed_form_nu1(eps: float, sampling: str, rounds: int):
     """Theorem 1 (uniform) or Theorem 2 (Poisson) noise per unit clip at our setting; None if infeasible."""
-    s = cf.UNIFORM if sampling == "uniform" else cf.POISSON
-    found = cf.closed_form_noise(eps, cf.delta_of(CLIENTS), _S["tau"].value, rounds, s)
+    s = nf.UNIFORM if sampling == "uniform" else nf.POISSON
+    found = nf.closed_form_noise(eps, nf.delta_of(CLIENTS), TAU, rounds, s)
     return None if found is None else found[0]
 
 
 def run_point(eps: float, sigma: float, sampling: str, seed: int, rounds: int) -> dict:
-    """Final test accuracy of one run (smoothing ``sigma``) at the closed-form noise (its epsilon: :func:`run_epsilon`)."""
+    """Final test accuracy of one run (smoothing ``sigma``) at the closed-form noise (its epsilon: :func:`theory.dp_fed_ls.run_privacy.run_epsilon`)."""
     nu1 = closed_form_nu1(eps, sampling, rounds)
     if nu1 is None:
         return {"feasible": False}
@@ -52,17 +56,6 @@ def run_point(eps: float, sigma: float, sampling: str, seed: int, rounds: int) -
     r = fed_ls.train(ds.x_train, ds.y_train, ds.x_test, ds.y_test, shards, cfg, nu=nu1 * cfg.clip, ls_sigma=sigma,
                      seed=seed)
     return {"feasible": True, "accuracy": r["final_accuracy"], "nu_over_clip": nu1}
-
-
-def run_epsilon(eps: float, sampling: str, rounds: int) -> dict:
-    """Certified bracket of the epsilon our runs at target ``eps`` really have, for the sampling they use
-    (uniform: fixed-size under replace-one; Poisson: add/remove), delta = 1/N^1.1 at our N (``numerics.epsilon``)."""
-    nu1 = closed_form_nu1(eps, sampling, rounds)
-    if nu1 is None:
-        return {"feasible": False}
-    s = cf.UNIFORM if sampling == "uniform" else cf.POISSON
-    return {"feasible": True, "nu_over_clip": nu1,
-            **cf.certified_bounds(nu1, CLIENTS, _S["tau"].value, rounds, cf.delta_of(CLIENTS), s)}
 
 
 #: Fig. 6 analogue arms: (private?, smoothing sigma), uniform sampling at eps = MIA_EPS

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from repro.config import RunConfig
-from repro.experiments import FULL_SEEDS, Experiment, calibrated_sigma, records
+from repro.epsilon import calibrated_sigma
+from repro.experiments import FULL_SEEDS, Experiment, records
 from theory.proactive_dp.paper_values import BUDGET_TABLES, EXPERIMENT_SETTINGS
 
 _T3 = EXPERIMENT_SETTINGS["table-3"]
