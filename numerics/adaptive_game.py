@@ -386,11 +386,12 @@ def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: floa
     r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above, nondecreasing in r. The radial integral is an
     upper Riemann sum on [s, s + reach] (each factor bounded on each piece: c and the fraction at the
     right end, r e^{-r^2/2} at its maximum on the piece) plus the exact tail beyond with fraction 1."""
+    # the whole plane (a bound for every region): E|(Z_t^2 - 1)/σ² - Z_u/σ| <= E|Z_t^2 - 1|/σ² + E|Z_u|/σ,
+    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π)
+    full = (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
+            + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
     if s <= 0.0:
-        # the whole plane: E|(Z_t^2 - 1)/σ² - Z_u/σ| <= E|Z_t^2 - 1|/σ² + E|Z_u|/σ, E|Z^2 - 1| = 4 φ(1)
-        return (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
-                + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
-    full = math.inf
+        return full
     a = max(s, 0.0)
     r = np.linspace(a, a + reach, n + 1)
     lo, hi = r[:-1], r[1:]
