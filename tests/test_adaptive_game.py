@@ -293,7 +293,8 @@ def test_triangle_upper_grid_dominates_the_exact_profile_and_is_close(angles):
         assert up <= exact + 2e-4
 
 
-def test_cover_upper_is_above_every_lower_bound():
+@pytest.mark.slow
+def test_slow_cover_upper_is_above_every_lower_bound():
     """The proven cover bound lies above the certified lower bounds: the per-step game over the two orders,
     the sampled triangle family (m = 6, including angles off the cover's grid), and the exhaustive
     adaptive oracle (n = 4 records, b = 1, two steps). g = 1/4, sigma = 1, N = 8 cells per angle."""
