@@ -2,7 +2,7 @@ r"""The adaptive game of fixed-size replace-one steps with per-step choices (iss
 
 Research module, NOT wired into the public accountant (numerics.accounting / numerics.adaptive are in the
 figures' provenance closure; the plan for wiring is in docs/replace_one.md §7g). Nothing in the suite
-imports it except its tests and bench/bench_adaptive_game.py.
+imports it except its tests, bench/bench_adaptive_game.py and bench/bench_cover.py.
 
 What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g = b/n):
 
@@ -13,8 +13,9 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
 
   - ``mode="upper"`` with a menu of *dominating* grid pairs (every one-step pair of the mechanism is
     profile-dominated by a public-coin mixture of menu pairs) is a proven upper bound on
-    :math:`\delta^*(\varepsilon)` (§7b, Theorem G). The only menu proven to dominate today is the
-    symmetrised pair S of numerics.adaptive (§3); with it the game is the plain composition of S.
+    :math:`\delta^*(\varepsilon)` (§7b, Theorem G). Two menus are proven to dominate: the symmetrised
+    pair S of numerics.adaptive (§3; the game is then the plain composition of S) and the cover of §7i
+    (:func:`cover_menu`, Theorem C), which is proven but, at the menu sizes measured, not tighter.
   - ``mode="lower"`` with a menu of grid pairs each *dominated by* (a garbling of) a realizable step is a
     certified lower bound (§4's argument with per-step choices).
 
@@ -24,6 +25,11 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   rectangles whose masses are exact products of normal CDF differences (reporting the rectangle is a
   post-processing), and the rectangles are merged onto the lattice (numerics.pld_contraction's rule:
   merging is a post-processing, what cannot be balanced is rounded down).
+
+* :func:`cover_weights`, :func:`cover_menu`, :func:`cover_upper` — the proven finite cover of the triangle
+  family (§7i, Theorem C: cells of the angle torus, each member dominated by the bilinear mixture of its
+  cell's corner pairs, each mixed with weight τ of the whole-batch pair G and η of a pair at +infinity),
+  with :func:`triangle_upper_grid` (a dominating lattice pair of a triangle) for the corner pairs.
 
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
