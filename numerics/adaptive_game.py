@@ -2,7 +2,7 @@ r"""The adaptive game of fixed-size replace-one steps with per-step choices (iss
 
 Research module, NOT wired into the public accountant (numerics.accounting / numerics.adaptive are in the
 figures' provenance closure; the plan for wiring is in docs/replace_one.md §7g). Nothing in the suite
-imports it except its tests and bench/bench_adaptive_game.py.
+imports it except its tests, bench/bench_adaptive_game.py and bench/bench_cover.py.
 
 What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g = b/n):
 
@@ -13,8 +13,9 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
 
   - ``mode="upper"`` with a menu of *dominating* grid pairs (every one-step pair of the mechanism is
     profile-dominated by a public-coin mixture of menu pairs) is a proven upper bound on
-    :math:`\delta^*(\varepsilon)` (§7b, Theorem G). The only menu proven to dominate today is the
-    symmetrised pair S of numerics.adaptive (§3); with it the game is the plain composition of S.
+    :math:`\delta^*(\varepsilon)` (§7b, Theorem G). Two menus are proven to dominate: the symmetrised
+    pair S of numerics.adaptive (§3; the game is then the plain composition of S) and the cover of §7i
+    (:func:`cover_menu`, Theorem C), which is proven but, at the menu sizes measured, not tighter.
   - ``mode="lower"`` with a menu of grid pairs each *dominated by* (a garbling of) a realizable step is a
     certified lower bound (§4's argument with per-step choices).
 
@@ -24,6 +25,11 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   rectangles whose masses are exact products of normal CDF differences (reporting the rectangle is a
   post-processing), and the rectangles are merged onto the lattice (numerics.pld_contraction's rule:
   merging is a post-processing, what cannot be balanced is rounded down).
+
+* :func:`cover_weights`, :func:`cover_menu`, :func:`cover_upper` — the proven finite cover of the triangle
+  family (§7i, Theorem C: cells of the angle torus, each member dominated by the bilinear mixture of its
+  cell's corner pairs, each mixed with weight τ of the whole-batch pair G and η of a pair at +infinity),
+  with :func:`triangle_upper_grid` (a dominating lattice pair of a triangle) for the corner pairs.
 
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
@@ -371,3 +377,266 @@ def with_replacement_counterexample(*, b: int, n: int, sigma: float, others, log
         if ex > best[0]:
             best = (ex, float(la))
     return {"excess": best[0], "log_alpha": best[1], "step": (p_mix, q_mix), "copies": c}
+
+
+# --------------------------------------------------------------------------------------------------
+# a proven finite cover of the triangle family (docs/replace_one.md §7i, route 1 of §7e)
+# --------------------------------------------------------------------------------------------------
+
+def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: float = 12.0) -> float:
+    r"""Upper bound on :math:`E[c(|Z|); Z \in W]`, Z standard normal in the plane,
+    :math:`c(r) = (r^2 + 1)/\sigma^2 + r/\sigma` (the bound on :math:`|\partial_\theta^2 \varphi| / \varphi`
+    of §7i step 3), W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
+
+    For s <= 0 the fraction of the circle of radius r inside W is bounded by 1; for s > 0 it is 0 below
+    r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above, nondecreasing in r. The radial integral is an
+    upper Riemann sum on [s, s + reach] (each factor bounded on each piece: c and the fraction at the
+    right end, r e^{-r^2/2} at its maximum on the piece) plus the exact tail beyond with fraction 1."""
+    # the whole plane (a bound for every region): E|(Z_t^2 - 1)/σ² - Z_u/σ| <= E|Z_t^2 - 1|/σ² + E|Z_u|/σ,
+    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π)
+    full = (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
+            + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
+    if s <= 0.0:
+        return full
+    a = max(s, 0.0)
+    r = np.linspace(a, a + reach, n + 1)
+    lo, hi = r[:-1], r[1:]
+    peak = np.clip(1.0, lo, hi)
+    dens = peak * np.exp(-0.5 * peak ** 2)
+    frac = np.minimum(1.0, (psi + 2.0 * np.arccos(np.minimum(1.0, a / hi))) / (2.0 * math.pi))
+    body = float(np.sum(dens * ((hi ** 2 + 1.0) / sigma ** 2 + hi / sigma) * frac * (hi - lo)))
+    big = a + reach
+    e = math.exp(-0.5 * big * big)
+    tail = ((big * big + 2.0) * e + e) / sigma ** 2 \
+        + (big * e + math.sqrt(2.0 * math.pi) * float(ndtr(-big))) / sigma
+    return min(full, (body + tail) * (1.0 + 1e-9))
+
+
+def _chord_range(a: float, b: float) -> tuple[float, float]:
+    """min and max of the chord length 2|sin(x/2)| over x in [a, b]."""
+    vals = [abs(2.0 * math.sin(a / 2.0)), abs(2.0 * math.sin(b / 2.0))]
+    lo, hi = min(vals), max(vals)
+    if math.floor(b / (2.0 * math.pi)) > math.floor(a / (2.0 * math.pi) - 1e-15) or a % (2 * math.pi) == 0.0:
+        lo = 0.0  # a multiple of 2 pi lies in [a, b]
+    if math.floor((b - math.pi) / (2.0 * math.pi)) >= math.ceil((a - math.pi) / (2.0 * math.pi)):
+        hi = 2.0  # an odd multiple of pi lies in [a, b]
+    return lo, hi
+
+
+def _projection_floor(cu: tuple[float, float], cv: tuple[float, float]) -> float:
+    r"""Lower bound over the cell of f = <u - v, p̂>, p̂ = (u - w)/|u - w| (§7i step 5): its value at the
+    centre minus its Lipschitz bound (|∂_u f| <= 2: |u'| = 1, |d| <= 2 and p̂ turns at rate 1/2;
+    |∂_v f| <= 1); never below -2 (|u - v| <= 2), which is the bound where p̂ is undefined (u = w; the
+    region is then bounded in every direction, psi = 2 pi)."""
+    if _chord_range(*cu)[0] == 0.0:
+        return -2.0
+    tu, tv = 0.5 * (cu[0] + cu[1]), 0.5 * (cv[0] + cv[1])
+    u = np.array([math.cos(tu), math.sin(tu)])
+    v = np.array([math.cos(tv), math.sin(tv)])
+    p = u - np.array([1.0, 0.0])
+    centre = float((u - v) @ p) / float(np.linalg.norm(p))
+    return max(centre - (cu[1] - cu[0]) - 0.5 * (cv[1] - cv[0]) - 1e-12, -2.0)
+
+
+def cell_slack(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float],
+               beta: float, beta_hi: float) -> float:
+    r"""Upper bound, for every :math:`\beta' \in [\beta, \beta_{hi}]` (beta >= 1), on the slack
+    :math:`(\kappa_u \Delta_u^2 + \kappa_v \Delta_v^2)/8` of §7i Lemma C on the cell
+    ``cu`` x ``cv`` = [θu0, θu1] x [θv0, θv1] (w at angle 0): κ_u bounds
+    :math:`|\partial^2_{\theta_u} P_{\theta_u}(A)|` and κ_v bounds :math:`\beta' |\partial^2_{\theta_v} Q_{\theta_v}(A)|`
+    over every event A inside the union of the optimal events of the cell's members (§7i steps 4-5).
+    The regions shrink as β grows, so the thresholds are taken at ``beta`` and the factor β at ``beta_hi``."""
+    du, dv = cu[1] - cu[0], cv[1] - cv[0]
+    p_lo, p_hi = _chord_range(*cu)
+    d_lo, d_hi = _chord_range(cu[0] - cv[1], cu[1] - cv[0])
+    psi_p = 2.0 * math.pi if p_lo == 0.0 else du / 2.0
+    psi_d = 2.0 * math.pi if d_lo == 0.0 else (du + dv) / 2.0
+    # P-part: the optimal event lies in {g phi(y - u) > (beta - 1)(1 - g) phi(y - w)} (§7i step 4)
+    c = (beta - 1.0) * (1.0 - g) / g
+    if c <= 0.0 or (c <= 1.0 and p_lo == 0.0):
+        s = -math.inf
+    elif c <= 1.0:
+        s = sigma * math.log(c) / p_lo - p_hi / (2.0 * sigma)
+    else:
+        s = sigma * math.log(c) / p_hi - p_hi / (2.0 * sigma)
+    # Q-part: it lies in {phi(y - u) > beta phi(y - v)}
+    lb = math.log(beta)
+    if lb == 0.0:
+        t = d_lo / (2.0 * sigma)
+    else:
+        dstar = min(max(sigma * math.sqrt(2.0 * lb), d_lo), d_hi)
+        t = sigma * lb / dstar + dstar / (2.0 * sigma)
+    # each optimal event lies in BOTH regions; seen from the other centre each is again a rounded wedge
+    # (§7i step 5), so each κ takes the smaller of the two moments
+    s_d = sigma * lb / d_hi - d_hi / (2.0 * sigma) if d_hi > 0.0 else math.inf
+    f_lo = _projection_floor(cu, cv)
+    kappa_u = g * min(_wedge_moment(s - du / sigma, psi_p, sigma),
+                      _wedge_moment(s_d - du / sigma, psi_d, sigma))
+    kappa_v = beta_hi * g * min(_wedge_moment(t - dv / sigma, psi_d, sigma),
+                                _wedge_moment(s + (f_lo - dv) / sigma, psi_p, sigma))
+    return (kappa_u * du * du + kappa_v * dv * dv) / 8.0
+
+
+def _gaussian_profile(sigma: float, betas: np.ndarray) -> np.ndarray:
+    r""":math:`H_\beta(N(2e) \| N(0))` at noise sigma (the pair G of §7i, the full batch), in closed form; the
+    difference has relative cancellation at most (log β / μ² + 1) (a few dozen here), far inside the
+    1e-9 margin that :func:`cover_weights` divides by."""
+    mu = 2.0 / sigma
+    x = np.log(betas) / mu
+    return ndtr(mu / 2.0 - x) - betas * ndtr(-mu / 2.0 - x)
+
+
+def cover_weights(g: float, sigma: float, n_cells: int, *, log_beta_max: float = 12.0,
+                  n_beta: int = 240) -> dict:
+    r"""The mixing weights of the proven cover of §7i on the uniform n_cells x n_cells grid of the torus
+    of angles (θu, θv): for every cell, τ with
+    slack(β) <= τ (1 - g) H_β(G) for β in [1, e^{log_beta_max}] for the cell and its swap (θv, θu)
+    (the swap covers α < 1, §7i step 6); and the one η >= g H_{β_max}(G) / (1 - g) for the
+    far tails (step 7). Returns {"tau": array (n_cells, n_cells) indexed by cell (i, j), "eta", "beta_max"}."""
+    if not 0.0 < g < 1.0:
+        raise InvalidParameter(f"cover_weights: g must lie in (0, 1), got {g}")
+    if n_cells < 4:
+        raise InvalidParameter("cover_weights: at least 4 cells per angle")
+    step = 2.0 * math.pi / n_cells
+    lb = np.linspace(0.0, log_beta_max, n_beta + 1)
+    betas = np.exp(lb)
+    floor = (1.0 - g) * _gaussian_profile(sigma, betas[1:]) * (1.0 - 1e-9)  # H_G is nonincreasing in β
+    tau = np.full((n_cells, n_cells), np.nan)
+    for i in range(n_cells):
+        for j in range(n_cells):
+            if not np.isnan(tau[n_cells - 1 - i, n_cells - 1 - j]):
+                # the reflection (θu, θv) -> (-θu, -θv) maps the cell onto that one, same pairs
+                tau[i, j] = tau[n_cells - 1 - i, n_cells - 1 - j]
+                continue
+            cu, cv = (i * step, (i + 1) * step), (j * step, (j + 1) * step)
+            worst = 0.0
+            for k in range(n_beta):
+                s = max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
+                        cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1]))
+                worst = max(worst, s / floor[k])
+            tau[i, j] = worst
+    eta = g * float(_gaussian_profile(sigma, np.array([betas[-1]]))[0]) / (1.0 - g) * (1.0 + 1e-9) + 1e-300
+    return {"tau": tau, "eta": eta, "beta_max": float(betas[-1])}
+
+
+def mix_grids(parts) -> GridPLD:
+    r"""The public-coin mixture :math:`\sum_i w_i A_i` of grid pairs on one lattice, ``parts`` = [(w_i, A_i)]:
+    its first-law PMF is the weighted sum (a mixture of pairs that each dominate B_i dominates
+    :math:`\sum w_i B_i`, since the profile is linear under public-coin mixtures)."""
+    lo = min(a.k0 for _, a in parts if len(a.pmf))
+    hi = max(a.k0 + len(a.pmf) for _, a in parts if len(a.pmf))
+    pmf = np.zeros(hi - lo)
+    inf_mass = 0.0
+    for w, a in parts:
+        pmf[a.k0 - lo:a.k0 - lo + len(a.pmf)] += w * a.pmf
+        inf_mass += w * a.inf_mass
+    return GridPLD(lo, pmf, inf_mass)
+
+
+def full_batch_grid(sigma: float, h: float, tail: float) -> GridPLD:
+    """Connect-the-dots grid dominating G = (N(2e), N(0)) at noise sigma: the step with the whole batch
+    (g = 1), which dominates every member of the triangle family at every alpha (§7i step 1)."""
+    return discretise_pessimistic(step_pair("PQ", 1.0, sigma), h, tail)
+
+
+def _exponent_range(lo: np.ndarray, hi: np.ndarray, m: float) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest value of y*m over each [lo, hi] (linear in y: at the ends)."""
+    return np.minimum(lo * m, hi * m), np.maximum(lo * m, hi * m)
+
+
+def triangle_upper_grid(g: float, sigma: float, theta_u: float, theta_v: float, h: float,
+                        cells: tuple[int, int] = (1000, 1000), reach: float = 9.0) -> GridPLD:
+    r"""A lattice grid pair that DOMINATES the triangle pair K(p, q) of (θu, θv) (w at angle 0), §7i step 8.
+
+    The plane (unit noise, frame e1 ∥ p - q) is cut into rectangles R with exact masses P(R), Q(R) and a
+    loss range [ℓ_lo, ℓ_hi] ⊇ ℓ(R): dP/dQ = ((1-g) + g ρ_p)/((1-g) + g ρ_q) with
+    ρ_m(y) = exp(<y, m> - |m|²/2) log-linear, so its extremes over R are at vertices. Conditioned on R the
+    pair is a garbling of the two-atom pair at the lattice points a = ⌊ℓ_lo⌋, b = ⌈ℓ_hi⌉ with the same
+    masses (connect the dots, Doroshenko et al. 2022: a loss spread inside [a, b] is a garbling of its two
+    ends); so the union over R, a public-coin mixture, dominates K. The P-mass outside the box goes to
+    +infinity. Float margins move P-mass upward (never down), which only raises every H_α."""
+    p, q = triangle_vectors(theta_u, theta_v)
+    p, q = p / sigma, q / sigma
+    d = p - q
+    nd = float(np.linalg.norm(d))
+    if nd < 1e-12:
+        return GridPLD(0, np.ones(1), 0.0)  # P = Q: the trivial pair, loss 0
+    e1 = d / nd
+    e2 = np.array([-e1[1], e1[0]])
+    (p1, p2), (q1, q2) = (float(p @ e1), float(p @ e2)), (float(q @ e1), float(q @ e2))
+    n1, n2 = cells
+    ed1 = np.linspace(min(0.0, p1, q1) - reach, max(0.0, p1, q1) + reach, n1 + 1)
+    ed2 = np.linspace(min(0.0, p2) - reach, max(0.0, p2) + reach, n2 + 1)
+    a0, ap, aq = (_interval_masses(ed1, m) for m in (0.0, p1, q1))
+    b0, bt = _interval_masses(ed2, 0.0), _interval_masses(ed2, p2)
+    pm = ((1.0 - g) * np.outer(a0, b0) + g * np.outer(ap, bt)).ravel()
+    qm = ((1.0 - g) * np.outer(a0, b0) + g * np.outer(aq, bt)).ravel()
+
+    def log_mix(m1, m2, top):
+        x = _exponent_range(ed1[:-1], ed1[1:], m1)[top]
+        y = _exponent_range(ed2[:-1], ed2[1:], m2)[top]
+        return np.logaddexp(math.log1p(-g), math.log(g) + (x[:, None] + y[None, :]).ravel()
+                            - 0.5 * (m1 * m1 + m2 * m2))
+    l_hi = log_mix(p1, p2, 1) - log_mix(q1, q2, 0)
+    l_lo = log_mix(p1, p2, 0) - log_mix(q1, q2, 1)
+    keep = pm > 0
+    pm, qm, l_lo, l_hi = pm[keep], qm[keep], l_lo[keep], l_hi[keep]
+    pad = 1e-9 * (1.0 + np.abs(l_hi))
+    kb = np.ceil((l_hi + pad) / h).astype(np.int64)
+    ka = np.minimum(np.floor((l_lo - pad) / h).astype(np.int64), kb - 1)
+    # P-mass at b: x with x e^{-b} + (P - x) e^{-a} = Q, i.e. x/P = (1 - (Q/P) e^a) / (1 - e^{a - b})
+    with np.errstate(divide="ignore"):
+        ratio = np.exp(np.log(qm) - np.log(pm) + ka * h)
+    top = np.clip((1.0 - ratio) / -np.expm1((ka - kb) * h) + 1e-9, 0.0, 1.0)
+    base = int(ka.min())
+    pmf = np.bincount(kb - base, weights=pm * top, minlength=int(kb.max()) - base + 1)
+    pmf += np.bincount(ka - base, weights=pm * (1.0 - top), minlength=len(pmf))
+    pmf *= 1.0 + 1e-12
+
+    def outside(edges, mean):
+        return float(ndtr(edges[0] - mean) + ndtr(mean - edges[-1]))
+    out = (1.0 - g) * (outside(ed1, 0.0) + outside(ed2, 0.0)) + g * (outside(ed1, p1) + outside(ed2, p2))
+    return GridPLD(base, pmf, out + 1e-15)
+
+
+def _corner_tau(tau: np.ndarray) -> np.ndarray:
+    """Corner (i, j) belongs to the cells (i-1..i, j-1..j) mod n: it carries the largest of their τ (a
+    larger τ only raises the corner pair's profile, since H(G) >= H(K) everywhere, §7i step 1)."""
+    return np.maximum.reduce([np.roll(np.roll(tau, a, 0), b, 1) for a in (0, 1) for b in (0, 1)])
+
+
+def cover_menu(g: float, sigma: float, n_cells: int, h: float, *, weights: dict | None = None,
+               cells: tuple[int, int] = (1000, 1000), tail: float = 1e-14) -> dict:
+    r"""The finite menu of §7i Theorem C: for every corner c of the n_cells x n_cells grid of angles (one
+    of each reflected pair), the grid pair of the public-coin mixture
+    (1 - τ_c - η) K_c + τ_c G + η B_∞ (B_∞: the pair with H ≡ 1, all mass at loss +infinity)."""
+    w = cover_weights(g, sigma, n_cells) if weights is None else weights
+    tau_c, eta = _corner_tau(w["tau"]), w["eta"]
+    full = full_batch_grid(sigma, h, tail)
+    blatant = GridPLD(0, np.zeros(1), 1.0)
+    step = 2.0 * math.pi / n_cells
+    menu, seen = {}, set()
+    for i in range(n_cells):
+        for j in range(n_cells):
+            key = min((i, j), ((n_cells - i) % n_cells, (n_cells - j) % n_cells))
+            if key in seen:
+                continue
+            seen.add(key)
+            t = float(tau_c[i, j])
+            if t + eta >= 1.0:
+                menu[key] = mix_grids([(1.0 - eta, full), (eta, blatant)])
+                continue
+            k = triangle_upper_grid(g, sigma, i * step, j * step, h, cells)
+            menu[key] = mix_grids([(1.0 - t - eta, k), (t, full), (eta, blatant)])
+    return menu
+
+
+def cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, n_cells: int,
+                weights: dict | None = None, cells: tuple[int, int] = (1000, 1000)) -> dict:
+    """Proven upper bound on delta*(eps) (§7i Theorem C with Theorem G): the game over :func:`cover_menu`."""
+    started = time.perf_counter()
+    menu = cover_menu(g, sigma, n_cells, h, weights=weights, cells=cells)
+    out = game_delta(menu, steps, h, eps, mode="upper", record_choices=True)
+    out["menu_size"] = len(menu)
+    out["seconds"] = time.perf_counter() - started
+    return out
