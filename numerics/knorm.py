@@ -113,8 +113,8 @@ def _normal_sf(x):
 
 
 def _delta_gdp_ball(eps, s):
-    r""":math:`\delta_{GDP}(\varepsilon; \sqrt s) = \bar\Phi(\varepsilon/\mu - \mu/2) - e^\varepsilon \bar\Phi(\varepsilon/\mu + \mu/2)`,
-    :math:`\mu = \sqrt s` (numerics.gdp.delta_gdp's formula), for Arb balls eps and s > 0."""
+    r""":math:`\delta_{GDP}(\varepsilon; \mu) = \bar\Phi(\varepsilon/\mu - \mu/2) - e^\varepsilon \bar\Phi(\varepsilon/\mu + \mu/2)`
+    at :math:`\mu = \sqrt s` (numerics.gdp.delta_gdp's formula), for Arb balls eps and s > 0."""
     mu = s.sqrt()
     return _normal_sf(eps / mu - mu / 2) - eps.exp() * _normal_sf(eps / mu + mu / 2)
 
@@ -173,7 +173,7 @@ class KNorm:
         return min(1.0, _tight(lambda: self._tail_ball(s, *arg), "upper"))
 
     def _tail_ball(self, s: float, c: float, ell: float):
-        r""":math:`T\,P(Y > c) + e^{\min(0,\, -\ell(s - T\,EY) + T \log(1 + \ell^2 \mathrm{Var}Y\, e^{\ell(c - EY)}/2))}`
+        r""":math:`T P(Y > c) + e^{\min(0, x)}`, :math:`x = -\ell(s - T\,EY) + T \log(1 + \ell^2 \mathrm{Var}Y\, e^{\ell(c - EY)}/2)`,
         as an Arb ball, :math:`P(Y > c) = 1 - Q(k, \Delta^2/(c\theta))` (module docstring)."""
         from flint import arb
         k, theta, d2, ey, var_y = self._exact()

@@ -19,6 +19,11 @@ The composition itself (FFT on a Chernoff window, wrap-around and the proven bou
 rounding accounted for, exponential tilting where that bound would swamp delta, grid refinement until
 the relative width is met) is numerics.pld's: the bound is the maximum over orders of each side, and
 every order's own bracket is checked for a crossing (numerics.pld._refine, no tolerance).
+
+``certified`` is True only if no phase of any order names an unbounded rounding
+(``StepModel.unbounded_rounding``, set by numerics.dominating where a grid keeps double-precision masses);
+otherwise the bracket is returned with ``certified=False``, ``details["unbounded_rounding"]`` and a note
+(:func:`_label`; docs/certified.md, "What is not enclosed").
 """
 from __future__ import annotations
 
