@@ -21,7 +21,8 @@ def certified_epsilon(schedule: Schedule, delta: float, *, rel_width: float = PL
 
     Keys: ``epsilon_lower``, ``epsilon_upper``, ``delta``, ``method`` (``"pld"`` or, after a fallback,
     ``"rdp"``), ``certified`` (the accountant's own flag: both bounds are sound; docs/certified.md lists
-    which step of the computation each rounding bound covers, and the one that is not enclosed).
+    which step of the computation each rounding bound covers, and what is not enclosed); where it is False
+    because a rounding is not bounded, ``unbounded_rounding`` names it (numerics.pld_general._label).
     """
     from .pld import AccuracyNotReached, epsilon_pld
 
@@ -45,4 +46,6 @@ def certified_epsilon(schedule: Schedule, delta: float, *, rel_width: float = PL
 def _as_dict(b) -> dict:
     return {"epsilon_lower": float(b.epsilon_lower), "epsilon_upper": float(b.epsilon_upper),
             "delta": float(b.delta), "method": b.method, "certified": bool(b.certified),
-            **({"note": b.details["note"]} if b.details.get("note") else {})}
+            **({"note": b.details["note"]} if b.details.get("note") else {}),
+            **({"unbounded_rounding": list(b.details["unbounded_rounding"])}
+               if b.details.get("unbounded_rounding") else {})}

@@ -325,8 +325,10 @@ def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: fl
     return epsilon_gdp_clt(schedule, delta)
 
 
-def _kind(certified: bool, lower: float) -> str:
-    if not certified:
+def _kind(b, lower: float) -> str:
+    if not b.certified and _unbounded(b):
+        return "lower and upper bounds, not certified: a rounding is not bounded, see the note"
+    if not b.certified:
         return "estimate, not a certified bound"
     if lower > 0:
         return "certified lower and upper bounds"
@@ -335,7 +337,12 @@ def _kind(certified: bool, lower: float) -> str:
 
 def _note_lines(b) -> str:
     note = b.details.get("note") if isinstance(b.details, dict) else None
-    return f"\n         note: {note}" if note and b.certified else ""
+    return f"\n         note: {note}" if note and (b.certified or _unbounded(b)) else ""
+
+
+def _unbounded(b) -> bool:
+    """Whether ``b`` is a bracket whose only gap to certified is an unbounded rounding (numerics.pld_general)."""
+    return isinstance(b.details, dict) and bool(b.details.get("unbounded_rounding"))
 
 
 def _describe(b, label: Optional[str] = None) -> str:
@@ -343,7 +350,7 @@ def _describe(b, label: Optional[str] = None) -> str:
     label = label or b.method
     via = f"{b.method}: " if b.method != label else ""
     text = (f"{label:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
-            f"({via}{_kind(b.certified, b.epsilon_lower)}; delta={b.delta:g})")
+            f"({via}{_kind(b, b.epsilon_lower)}; delta={b.delta:g})")
     return text + _note_lines(b)
 
 
@@ -385,7 +392,7 @@ def cmd_delta(args) -> dict:
     out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
     via = f"{b.method}: " if b.method != "pld" else ""
     text = (f"{'pld':8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
-            f"({via}{_kind(b.certified, b.delta_lower)}; epsilon={b.epsilon:g})" + _note_lines(b)
+            f"({via}{_kind(b, b.delta_lower)}; epsilon={b.epsilon:g})" + _note_lines(b)
             + f"\nmechanism: {mechanism_text(schedule, rule)}; epsilon={epsilon:g}")
     return {"json": out, "text": text}
 

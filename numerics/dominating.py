@@ -242,9 +242,26 @@ def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
     return discretise_merged(pair, h, tail)
 
 
+#: the roundings no argument bounds yet (issue 29, docs/certified.md "What is not enclosed")
+_LOCATION = "the one-step masses and losses of numerics.location_pairs (double precision)"
+_SYMMETRISED = "numerics.dominating.symmetrised (reverse profile and mirrored masses in double precision)"
+_MIXTURE = "numerics.dominating.mixture over the copy count (binomial weights and sums in double precision)"
+
+
+def _unbounded(*parts) -> str | None:
+    """One text for StepModel.unbounded_rounding from the parts that apply (None if none does)."""
+    parts = [p for p in parts if p]
+    return "; ".join(parts) if parts else None
+
+
+def _located(pair):
+    """_LOCATION if ``pair``'s grids keep double-precision masses (not a numerics.pld_pairs.MixturePair)."""
+    return None if isinstance(pair, MixturePair) else _LOCATION
+
+
 def _tight(pair, steps, scale, floor=None) -> StepModel:
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
-                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor)
+                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor, _unbounded(_located(pair)))
 
 
 def _floor(phase: Phase):
@@ -289,7 +306,8 @@ def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
     return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
                                  lambda h, t: _lower_grid(pair, h, t),
                                  phase.steps, _scale(phase, 2.0),
-                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase))}
+                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase),
+                                 _unbounded(_SYMMETRISED, _located(pair)))}
 
 
 def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
@@ -315,7 +333,7 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
         return pld.discretise_pessimistic(LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),)), h, t)
 
     return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
-                                 math.log1p(-gamma))}
+                                 math.log1p(-gamma), _unbounded(_SYMMETRISED, _MIXTURE, _LOCATION))}
 
 
 def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
@@ -344,7 +362,7 @@ def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
         reference = None if noise == "gaussian" else \
             (lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t))
         return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
-                         (gamma, sigma / 2.0), reference, math.log1p(-gamma))
+                         (gamma, sigma / 2.0), reference, math.log1p(-gamma), _unbounded(_MIXTURE, _LOCATION))
     return {d: model(d) for d in ("remove", "add")}
 
 

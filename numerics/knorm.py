@@ -38,19 +38,85 @@ One record at :math:`+\Delta e` (absent, or at :math:`-e` for replace-one) in ev
 :math:`\sqrt\tau\xi` is :math:`\sqrt\tau Z`). For any threshold c, :math:`\delta(\varepsilon) \ge
 P(W_1 > c) - e^\varepsilon P(W_0 > c)`; the two probabilities are bounded below and above by splitting V
 into cells (incomplete gamma masses) on which :math:`\bar\Phi(x/\sqrt V)` is monotone.
+
+Floating point (issue 29)
+-------------------------
+Every number that decides a returned bound is an Arb ball (python-flint, precision
+numerics.precision.KNORM_ARB_PREC, raised where a ball is wider than KNORM_ARB_RTOL of its value), and
+the float returned is the ball's upper end rounded up (upper side) or lower end rounded down (lower
+side) (numerics.enclose.ball_to_floats):
+
+* upper: each tail bound :math:`t_i \ge P(S > s_i)` is the upper end of the Chernoff expression above at a
+  float (c, l) (any c >= EY and l > 0 is valid, so the float search that picks them needs no bound; c >= EY
+  is checked in Arb), with :math:`P(Y > c) = P(k, \Delta^2/(c\theta)) = 1 - Q(k, \cdot)` from Arb's
+  regularised upper incomplete gamma; :math:`g(s_i)` is :math:`\delta_{GDP}` through Arb's erfc and exp at the
+  float grid points (any grid is valid); the sum :math:`g(s_0) + \sum_i (g(s_{i+1}) - g(s_i)) t_i + t_M` is
+  formed in Arb (each difference's ball contains the true, nonnegative difference, so its product with
+  :math:`t_i \ge P(S > s_i)` bounds the true term);
+* lower: the V cells' masses are differences of Arb's Q at the float cell edges (any edges are valid),
+  :math:`\bar\Phi` at the cell ends through erfc, the sums and :math:`e^\varepsilon` in Arb; the mass outside
+  the cells counts 0 in P(W_1 > c) and 1 in P(W_0 > c).
+
+Floats (scipy ``ndtr``, ``gammainc``, ``log_ndtr``) only steer: the threshold c, the Chernoff parameters, and
+the bisections of :func:`KNorm.epsilon_bounds`, whose end points are then checked in Arb (and moved
+outward until the check passes). ``epsilon_bounds`` returns epsilon_lower with delta_lower(epsilon_lower) >
+delta proven and epsilon_upper with delta_upper(epsilon_upper) <= delta proven.
 """
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import numpy as np
 from scipy import optimize, special
 
+from .enclose import ball_to_floats, up
 from .errors import InvalidParameter, check_delta, check_epsilon
 from .gdp import delta_gdp
+from .precision import KNORM_ARB_ATOL, KNORM_ARB_PREC, KNORM_ARB_RTOL
 from .results import DeltaBounds, EpsilonBounds
 
 _CELLS = 600
+#: relative steps by which a bisection end that fails its Arb check is moved outward (then the trivial end)
+_NUDGES = (1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2)
+
+
+@contextmanager
+def _precision(prec: int):
+    from flint import ctx
+    saved, ctx.prec = ctx.prec, prec
+    try:
+        yield
+    finally:
+        ctx.prec = saved
+
+
+def _tight(ball_of, side: str) -> float:
+    """The float end (``"upper"`` or ``"lower"``) of the Arb ball ``ball_of()``, at KNORM_ARB_PREC bits,
+    recomputed at twice the precision (three times at most) while its radius exceeds KNORM_ARB_RTOL of
+    its midpoint plus KNORM_ARB_ATOL. Every ball is an enclosure; the loop is about tightness only."""
+    prec = KNORM_ARB_PREC
+    for _ in range(4):
+        with _precision(prec):
+            b = ball_of()
+            if b.is_finite() and float(b.rad()) <= KNORM_ARB_RTOL * abs(float(b.mid())) + KNORM_ARB_ATOL:
+                break
+        prec *= 2
+    lo, hi = ball_to_floats(b)
+    return hi if side == "upper" else lo
+
+
+def _normal_sf(x):
+    r""":math:`\bar\Phi(x) = \mathrm{erfc}(x/\sqrt2)/2` of an Arb ball."""
+    from flint import arb
+    return (x / arb(2).sqrt()).erfc() / 2
+
+
+def _delta_gdp_ball(eps, s):
+    r""":math:`\delta_{GDP}(\varepsilon; \mu) = \bar\Phi(\varepsilon/\mu - \mu/2) - e^\varepsilon \bar\Phi(\varepsilon/\mu + \mu/2)`
+    at :math:`\mu = \sqrt s` (numerics.gdp.delta_gdp's formula), for Arb balls eps and s > 0."""
+    mu = s.sqrt()
+    return _normal_sf(eps / mu - mu / 2) - eps.exp() * _normal_sf(eps / mu + mu / 2)
 
 
 class KNorm:
@@ -69,13 +135,23 @@ class KNorm:
         self.sd_s = math.sqrt(steps / (self.k - 2)) * self.ey
         self._s_grid = self.mean_s + self.sd_s * np.concatenate([np.linspace(0, 12, 481), [16, 24, 40, 80]])
         self._tails = np.array([self._tail(s) for s in self._s_grid])
+        self._v_cells = None
+
+    def _exact(self):
+        """Arb balls (k, theta, Delta^2, EY, Var Y) of the model's exact reals (k = (d+1)/2 and the shift
+        are exact floats; theta = 2 sigma^2 of the float sigma)."""
+        from flint import arb
+        k, theta, d2 = arb(self.k), 2 * arb(self.sigma) ** 2, arb(self.shift) ** 2
+        ey = d2 / (theta * (k - 1))
+        return k, theta, d2, ey, ey ** 2 / (k - 2)
 
     # --- upper ----------------------------------------------------------------------------------
-    def _tail(self, s: float) -> float:
-        """Closed-form bound on P(S > s) (module docstring), minimised over the truncation c and ell."""
-        best = 1.0
+    def _tail_parameters(self, s: float):
+        """(c, l) minimising the float value of the Chernoff tail bound at s (module docstring), or None
+        when the trivial bound 1 is as good. Floats steer only: any c >= EY, l > 0 gives a valid bound."""
         if s <= self.mean_s:
-            return best
+            return None
+        best, arg = 1.0, None
         var_y = self.ey ** 2 / (self.k - 2)  # E[Y^2] - E[Y]^2 without cancellation
         ells = np.geomspace(1e-4, 1e2, 300) * (s - self.mean_s) / max(self.steps * var_y, 1e-300)
         for r in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0):
@@ -84,15 +160,51 @@ class KNorm:
             # centred: e^x <= 1 + x + x^2 e^{max(x, 0)} / 2, E[Y ^ c] <= E[Y], E[(Y ^ c - EY)^2] <= Var Y
             log_mgf = np.logaddexp(0.0, math.log(0.5 * var_y) + 2 * np.log(ells) + ells * (c - self.ey))
             chern = np.exp(np.minimum(-ells * (s - self.mean_s) + self.steps * log_mgf, 0.0))
-            best = min(best, p_big + float(chern.min()))
-        return best
+            i = int(np.argmin(chern))
+            if p_big + float(chern[i]) < best:
+                best, arg = p_big + float(chern[i]), (c, float(ells[i]))
+        return arg
+
+    def _tail(self, s: float) -> float:
+        """Proven upper bound on P(S > s): the Chernoff bound at the float-chosen (c, l), in Arb."""
+        arg = self._tail_parameters(s)
+        if arg is None:
+            return 1.0
+        return min(1.0, _tight(lambda: self._tail_ball(s, *arg), "upper"))
+
+    def _tail_ball(self, s: float, c: float, ell: float):
+        r""":math:`T P(Y > c) + e^{\min(0, x)}`, :math:`x = -\ell(s - T\,EY) + T \log(1 + \ell^2 \mathrm{Var}Y\, e^{\ell(c - EY)}/2)`,
+        as an Arb ball, :math:`P(Y > c) = 1 - Q(k, \Delta^2/(c\theta))` (module docstring)."""
+        from flint import arb
+        k, theta, d2, ey, var_y = self._exact()
+        cb, lb, steps = arb(c), arb(ell), arb(self.steps)
+        if not (cb >= ey and lb > 0):
+            return arb(1)
+        p_big = steps * (1 - (d2 / (cb * theta)).gamma_upper(k, regularized=1))
+        x = -lb * (arb(s) - steps * ey) + steps * (1 + var_y * lb ** 2 * (lb * (cb - ey)).exp() / 2).log()
+        return p_big + (arb(1) if not x < 0 else x.exp())
 
     def delta_upper(self, eps: float) -> float:
+        """Proven upper bound on delta(eps): E[g(S)] through the grid of s (module docstring), in Arb."""
+        return min(1.0, _tight(lambda: self._delta_upper_ball(eps), "upper"))
+
+    def _delta_upper_ball(self, eps: float):
+        from flint import arb
+        e = arb(eps)
+        g = [_delta_gdp_ball(e, arb(s)) for s in self._s_grid]
+        total = g[0] + arb(float(self._tails[-1]))
+        for i in range(len(g) - 1):
+            total += (g[i + 1] - g[i]) * arb(float(self._tails[i]))
+        return total
+
+    def _delta_upper_estimate(self, eps: float) -> float:
+        """The same sum in double precision: steers the bisection only."""
         g = np.array([delta_gdp(eps, math.sqrt(s)) for s in self._s_grid])
         return min(1.0, float(g[0] + np.sum(np.diff(g) * self._tails[:-1]) + self._tails[-1]))
 
     # --- lower ----------------------------------------------------------------------------------
     def _cells(self):
+        """Float edges of the V cells (V ~ Gamma(T k, theta)) and their float masses (steering only)."""
         shape = self.steps * self.k
         mean, sd = shape * self.theta, math.sqrt(shape) * self.theta
         v = mean + sd * np.linspace(-14, 14, _CELLS + 1)
@@ -100,7 +212,34 @@ class KNorm:
         cdf = special.gammainc(shape, v / self.theta)
         return v, np.diff(cdf)
 
-    def _delta_lower_at(self, eps: float, c: float) -> float:
+    def _upper_gamma_balls(self):
+        """Arb balls Q(T k, v_j / theta) at the float cell edges v_j (cached per precision)."""
+        from flint import arb, ctx
+        if self._v_cells is None or self._v_cells[0] != ctx.prec:
+            k, theta, _, _, _ = self._exact()
+            shape = arb(self.steps) * k
+            v, _ = self._cells()
+            self._v_cells = (ctx.prec, v, [(arb(x) / theta).gamma_upper(shape, regularized=1) for x in v])
+        return self._v_cells[1], self._v_cells[2]
+
+    def _delta_lower_ball(self, eps: float, c: float):
+        r""":math:`P(W_1 > c) - e^\varepsilon P(W_0 > c)` bounded below as an Arb ball: the first sum over the
+        cells at each cell's smaller :math:`\bar\Phi`, the second at its larger one plus the mass outside."""
+        from flint import arb
+        v, tails = self._upper_gamma_balls()
+        cb = arb(c)
+        a = cb - arb(self.steps) * arb(self.shift)  # exact: W_1 > c  <=>  sqrt(V) Z > a
+        p1, p0 = arb(0), (1 - tails[0]) + tails[-1]
+        for j in range(len(v) - 1):
+            mass = tails[j] - tails[j + 1]
+            small_v = v[j] if a > 0 else v[j + 1]   # sf(a / sqrt(v)) is smallest there
+            large_v = v[j + 1] if c > 0 else v[j]   # sf(c / sqrt(v)) is largest there
+            p1 += mass * _normal_sf(a / arb(small_v).sqrt())
+            p0 += mass * _normal_sf(cb / arb(large_v).sqrt())
+        return p1 - arb(eps).exp() * p0
+
+    def _delta_lower_estimate_at(self, eps: float, c: float) -> float:
+        """The same bound in double precision (cell masses from scipy): steers the threshold only."""
         v, mass = self._cells()
         lo_v, hi_v = v[:-1], v[1:]
         a = c - self.steps * self.shift  # W_1 > c  <=>  sqrt(V) Z > a
@@ -115,22 +254,55 @@ class KNorm:
             return 0.0
         return p_mass - math.exp(eps + log_q)
 
-    def delta_lower(self, eps: float) -> float:
+    def _threshold(self, eps: float) -> tuple[float, float]:
+        """(c, estimate): the threshold with the largest float estimate (any threshold is valid)."""
         mean_v = self.steps * self.k * self.theta
         t_shift = self.steps * self.shift
         c_star = mean_v * eps / t_shift + t_shift / 2.0
-        spread = 10.0 * math.sqrt(mean_v)  # any threshold gives a valid bound; search near the optimum
-        res = optimize.minimize_scalar(lambda c: -self._delta_lower_at(eps, c), method="bounded",
+        spread = 10.0 * math.sqrt(mean_v)  # search near the optimum
+        res = optimize.minimize_scalar(lambda c: -self._delta_lower_estimate_at(eps, c), method="bounded",
                                        bounds=(c_star - spread, c_star + spread))
-        return max(self._delta_lower_at(eps, float(res.x)), self._delta_lower_at(eps, c_star), 0.0)
+        return max(((float(res.x), self._delta_lower_estimate_at(eps, float(res.x))),
+                    (c_star, self._delta_lower_estimate_at(eps, c_star))), key=lambda t: t[1])
+
+    def _delta_lower_estimate(self, eps: float) -> float:
+        return max(self._threshold(eps)[1], 0.0)
+
+    def delta_lower(self, eps: float) -> float:
+        """Proven lower bound on delta(eps) at the threshold the float estimate picks (0 if none helps)."""
+        c, _ = self._threshold(eps)
+        return max(_tight(lambda: self._delta_lower_ball(eps, c), "lower"), 0.0)
 
     # --- epsilon ---------------------------------------------------------------------------------
     def epsilon_bounds(self, delta: float) -> tuple[float, float]:
-        top = self.steps * self.shift / self.sigma  # basic composition of pure DP: delta = 0 there
-        up = _bisect(lambda e: self.delta_upper(e) <= delta, 0.0, top)[1]
+        """(low, up) with delta_lower(low) > delta (or low = 0) and delta_upper(up) <= delta, both proven:
+        float bisections, then each end checked in Arb and moved outward until it passes."""
+        top = float(up(up(self.steps * self.shift / self.sigma)))  # basic composition of pure DP: delta = 0
+        up_end = _bisect(lambda e: self._delta_upper_estimate(e) <= delta, 0.0, top)[1]
         # the lower end is the last point where the realizable pair's delta still exceeds the target
-        low = _bisect(lambda e: not self.delta_lower(e) > delta, 0.0, top)[0]
-        return low, up
+        low = _bisect(lambda e: not self._delta_lower_estimate(e) > delta, 0.0, top)[0]
+        return _proven(low, lambda e: self.delta_lower(e) > delta, -1.0, 0.0), \
+            _proven(up_end, lambda e: self.delta_upper(e) <= delta, 1.0, top)
+
+
+def _proven(x: float, ok, direction: float, fallback: float) -> float:
+    """x if ok(x); else, moving outward (``direction`` -1 down, +1 up) by the relative steps _NUDGES, the first
+    point where ok holds, pulled back by four halvings towards the last point where it failed; ``fallback``
+    (an end that needs no check: 0 below, the pure-DP basic composition above) if none passes. ok is the
+    Arb check: only a point that passed it is returned."""
+    bad = None
+    for r in (0.0,) + _NUDGES:
+        y = x * (1.0 + direction * r)
+        if not ((0.0 < y < fallback) if direction > 0 else (y > fallback)):
+            break
+        if not ok(y):
+            bad = y
+            continue
+        for _ in range(4 if bad is not None else 0):
+            mid = 0.5 * (bad + y)
+            bad, y = (bad, mid) if ok(mid) else (mid, y)
+        return y
+    return fallback
 
 
 def _bisect(ok, lo: float, hi: float) -> tuple[float, float]:
@@ -144,8 +316,6 @@ def _bisect(ok, lo: float, hi: float) -> tuple[float, float]:
         if hi - lo <= 1e-12 * hi:
             break
     return lo, hi
-
-
 def _model(schedule) -> KNorm:
     phases = schedule.phases
     if len({(p.sigma, p.dimension) for p in phases}) != 1:

@@ -19,9 +19,15 @@ The composition itself (FFT on a Chernoff window, wrap-around and the proven bou
 rounding accounted for, exponential tilting where that bound would swamp delta, grid refinement until
 the relative width is met) is numerics.pld's: the bound is the maximum over orders of each side, and
 every order's own bracket is checked for a crossing (numerics.pld._refine, no tolerance).
+
+``certified`` is True only if no phase of any order names an unbounded rounding
+(``StepModel.unbounded_rounding``, set by numerics.dominating where a grid keeps double-precision masses);
+otherwise the bracket is returned with ``certified=False``, ``details["unbounded_rounding"]`` and a note
+(:func:`_label`; docs/certified.md, "What is not enclosed").
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -56,6 +62,9 @@ class StepModel:
     scale: tuple
     reference: StepBuilder | None = None
     loss_floor: float | None = None
+    #: which rounding of this phase's grids no argument bounds (None: every one is bounded, docs/certified.md);
+    #: a result composed from such a phase says so and is not ``certified`` (issue 29)
+    unbounded_rounding: str | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +169,22 @@ def _best_seen(seen: dict, orders, exc, make):
     return b
 
 
+def _unbounded(orders) -> list:
+    """The unbounded roundings of every phase of every order (StepModel.unbounded_rounding), once each."""
+    return sorted({m.unbounded_rounding for ms in orders.values() for m in ms if m.unbounded_rounding})
+
+
+def _label(b, orders):
+    """``b`` with certified = False and a note naming every rounding that no argument bounds, if any."""
+    unbounded = _unbounded(orders)
+    if not unbounded:
+        return b
+    b.details["unbounded_rounding"] = unbounded
+    text = "not certified: no bound on the rounding of " + "; ".join(unbounded) + " (docs/certified.md)"
+    b.details["note"] = f"{b.details['note']}; {text}" if b.details.get("note") else text
+    return dataclasses.replace(b, certified=False)
+
+
 def _finish(current, side):
     """Max over orders of ``side`` (a function of the composed order) and the per-order values."""
     per = {d: side(v[2]) for d, v in current.items()}
@@ -201,8 +226,8 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
                                                                   rounded_lower=True),
                                                 PLD_ABSOLUTE_WIDTH)
     except pld.AccuracyNotReached as exc:
-        return _best_seen(seen, orders, exc, lambda lo, hi: EpsilonBounds(
-            lo, hi, delta, method, adjacency, True, {"tail": tail, "seconds": time.perf_counter() - started}))
+        return _label(_best_seen(seen, orders, exc, lambda lo, hi: EpsilonBounds(
+            lo, hi, delta, method, adjacency, True, {"tail": tail, "seconds": time.perf_counter() - started})), orders)
     up, per_up = _finish(current, lambda b: pld._eps_upper(b.upper, delta))
     details = {"h": history[-1]["h"], "tail": tail, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
@@ -216,7 +241,7 @@ def epsilon_orders(orders: Dict[str, List[StepModel]], delta: float, rel_width: 
         details["note"] = (f"the dominating pair differs from the realizable one: the grid is refined on "
                            f"the realizable pair to rel_width {rel_width:g} or a tenth of the gap between "
                            f"the pairs; that gap is the rest of the width (no grid can close it)")
-    return EpsilonBounds(low, up, delta, method, adjacency, True, details)
+    return _label(EpsilonBounds(low, up, delta, method, adjacency, True, details), orders)
 
 
 def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: float, *,
@@ -247,12 +272,12 @@ def delta_orders(orders: Dict[str, List[StepModel]], epsilon: float, rel_width: 
                                                                   eps_guess=max(epsilon, 1e-3), rounded_lower=True),
                                                 PLD_DELTA_ABSOLUTE_WIDTH)
     except pld.AccuracyNotReached as exc:
-        return _best_seen(seen, orders, exc, lambda lo, hi: DeltaBounds(
-            lo, hi, epsilon, method, adjacency, True, {"seconds": time.perf_counter() - started}))
+        return _label(_best_seen(seen, orders, exc, lambda lo, hi: DeltaBounds(
+            lo, hi, epsilon, method, adjacency, True, {"seconds": time.perf_counter() - started})), orders)
     up, per_up = _finish(current, lambda b: pld._delta_upper(b.upper, epsilon))
     details = {"h": history[-1]["h"], "tail": PLD_DELTA_TAIL, "refinements": history,
                "orders": {d: {"lower": v[0], "upper": per_up[d]} for d, v in current.items()},
                "tilted": {d: v[2].tilted for d, v in current.items()},
                "seconds": time.perf_counter() - started}
     pld.note_absolute_width(details, low, up, rel_width, PLD_DELTA_ABSOLUTE_WIDTH)
-    return DeltaBounds(low, up, epsilon, method, adjacency, True, details)
+    return _label(DeltaBounds(low, up, epsilon, method, adjacency, True, details), orders)

@@ -46,7 +46,7 @@ def describe_epsilon(eps: dict | None) -> str:
     if eps is None:
         return "no DP noise"
     return (f"epsilon <= {eps['epsilon_upper']:.4g} at delta {eps['delta']:.3g} "
-            f"({eps['sampling']} sampling, certified {eps['method']})")
+            f"({eps['sampling']} sampling, {'certified' if eps['certified'] else 'not certified'} {eps['method']})")
 
 
 def certify_run(result: dict) -> dict:

@@ -279,3 +279,13 @@ def test_knorm_long_run_with_large_epsilon_does_not_overflow():
     phase = Phase.full_batch(sigma=2.0, steps=3000, noise="l2-knorm", dimension=785)
     b = epsilon(Schedule((phase,), "replace-one"), 1e-5)
     assert 0.0 < b.epsilon_lower <= b.epsilon_upper < float("inf")
+
+
+def test_routes_with_unbounded_rounding_are_not_certified_and_say_why():
+    """Issue 29: a bracket resting on double-precision masses with no bound (numerics.location_pairs: Laplace
+    noise here) is returned with certified False and the rounding named; the Gaussian pairs stay certified."""
+    laplace = numerics.epsilon(Schedule((Phase(0.01, 2.0, 10, noise="laplace"),)), 1e-5, rel_width=1e-2)
+    assert laplace.certified is False and "numerics.location_pairs" in laplace.details["unbounded_rounding"][0]
+    assert "not certified" in laplace.details["note"]
+    gaussian = numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=10), 1e-5, rel_width=1e-2)
+    assert gaussian.certified is True and "unbounded_rounding" not in gaussian.details
