@@ -103,12 +103,17 @@ def _s(x) -> str:
     return "n/r" if x is None or not math.isfinite(x) else f"{x:.1f}"
 
 
+def _bounds(r) -> str:
+    """The 'bounds' column: which quantity a row brackets, at which value of the other."""
+    return f"eps at delta={r['value']:.3g}" if r["kind"] == "eps" else f"delta at eps={r['value']:g}"
+
+
 def _table(rows) -> str:
     lines = ["| case | setting | g | sigma | T | bounds | old [lower, upper] | width | old CPU s | game lower "
              "(per step, two orders) | game upper ({S}) | width | game CPU s | family lower (m, menu) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        what = f"eps at delta={r['value']:.3g}" if r["kind"] == "eps" else f"delta at eps={r['value']:g}"
+        what = _bounds(r)
         lo, up = r["old"]
         row = (f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {what} | "
                f"[{lo:.6g}, {up:.6g}] | {_w(lo, up):.2%} | {_s(r['old_cpu'])} | ")

@@ -24,7 +24,7 @@ from numerics import adaptive_game as ag
 from numerics.adaptive import choose_grid
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.bench_adaptive_game import CASES, _eps_read, _w  # noqa: E402
+from bench.bench_adaptive_game import CASES, _bounds, _eps_read, _w  # noqa: E402
 
 #: case: (cells per angle N, rectangles per axis of each corner's upper grid)
 COVER = {"G6": (16, 600), "T2": (16, 600)}
@@ -67,7 +67,7 @@ def _table(rows) -> str:
              "menu) | width | tau max / median, eta | CPU s lower / {S} / cover |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        what = f"eps at delta={r['value']:.3g}" if r["kind"] == "eps" else f"delta at eps={r['value']:g}"
+        what = _bounds(r)
         lines.append(
             f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {what} | {r['h']:.3g} | "
             f"{r['low']:.6g} | {r['sym']:.6g} | {_w(r['low'], r['sym']):.2%} | {r['cover']:.6g} ({r['n_cells']}, "

@@ -48,9 +48,14 @@ def _setting() -> tuple:
     return st["tau"].value, int(st["rounds"].value), cf.delta_of(n)
 
 
+def _printed() -> dict:
+    """The caption's slopes and intercepts (L1066) as floats."""
+    return {k: float(FIG_S9C[k].text) for k in FIG_S9C}
+
+
 def printed_line(which: str, eps: float) -> float:
     """The caption's least-squares line ("theorem" or "accountant") at ``eps`` (L1066)."""
-    p = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
+    p = _printed()
     return math.exp(p[f"intercept_{which}"] + p[f"slope_{which}"] * math.log(eps))
 
 
@@ -168,6 +173,10 @@ def accountant_sensitivity() -> Verdict:
     if paper["sens_factor"] == theorem_sens:
         return Verdict("holds", "numeric", math.log(paper["eps_ratio_range"][1]), evidence=ev,
                        arithmetic=("mpmath", "float"))
+    if paper["sens_factor"] is None:
+        return Verdict("open", "numeric", None, evidence=ev, arithmetic=("mpmath", "float"),
+                       reason="the printed accountant line is closest to the Poisson reading, another mechanism: no "
+                              "constant at equal sensitivity is computed for it here")
     tau, rounds, delta = _setting()
     ours = [t / wbk.calibrate_nu1(e, delta, tau, rounds, sens_factor=theorem_sens) for e, t, _ in pts]
     lines = [line / (printed_line("accountant", e) * theorem_sens / paper["sens_factor"])
@@ -178,7 +187,7 @@ def accountant_sensitivity() -> Verdict:
                "margin_unit": "largest ratio at equal sensitivity over the printed constant, minus 1 (negative: the "
                               "printed constant overstates the gap)"})
     eps = acc["points"]
-    why = (f"The printed accountant line is the WBK accountant at noise multiplier nu/L: at the points where the paper "
+    why = (f"The printed accountant line is the {paper['reading'].split(':')[0]} reading: at the points where the paper "
            f"fitted (eps {eps[0]:.3g}-{eps[-1]:.3g}, where the printed Theorem-1 line is within {S9_ON_FIT:.0%} of ours; "
            f"the same reading at every tolerance {', '.join(f'{t:.0%}' for t in S9_ON_FIT_RANGE)}) "
            f"it certifies {paper['eps_ratio_range'][0]:.2f}-{paper['eps_ratio_range'][1]:.2f} x the target eps; the "
@@ -221,7 +230,7 @@ def s9_windows(sens_factor: float) -> list:
 
 def printed_sign() -> tuple:
     """Signs of the printed slope gap (theorem - accountant) and intercept gap (L1066)."""
-    p = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
+    p = _printed()
     return (math.copysign(1, p["slope_theorem"] - p["slope_accountant"]),
             math.copysign(1, p["intercept_theorem"] - p["intercept_accountant"]))
 
@@ -247,7 +256,7 @@ def slopes_verdict(wins: list, sens_factor: float, reading: str) -> Verdict:
     counterexample), open when the sign depends on the window (the unstated grid)."""
     margins = [window_margin(w) for w in wins]
     kept = [w for w, m in zip(wins, margins) if m >= 0]
-    p = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
+    p = _printed()
     ordering = (f"Theorem 1's slope {p['slope_theorem']:g} steeper than the accountant's {p['slope_accountant']:g}, "
                 f"intercept {p['intercept_theorem']:g} above {p['intercept_accountant']:g}")
     span = f"windows [lo, hi] with lo in {S9_WINDOWS['lo']}, hi in {S9_WINDOWS['hi']}"
@@ -291,7 +300,7 @@ def fig_s9c() -> Verdict:
     per = "L" if paper["sens_factor"] == 1 else f"({paper['sens_factor']:g}L)"
     v = slopes_verdict(wins, paper["sens_factor"], f"the accountant at noise multiplier nu/{per}, the printed line's "
                        "reading, calibrated by WBK Theorem 9")
-    p = {k: float(FIG_S9C[k].text) for k in FIG_S9C}
+    p = _printed()
     best = min(wins, key=lambda w: abs(w["slope_theorem"] - p["slope_theorem"])
                + abs(w["intercept_theorem"] - p["intercept_theorem"]))
     v.evidence.update({"accountant_readings": acc, "closest_window_to_printed_theorem_fit": best,
@@ -299,8 +308,9 @@ def fig_s9c() -> Verdict:
                                                             for k in FIG_S9C},
                        "theorem1_feasible_only_for_eps_above": cf.feasible_epsilon_min(
                            _setting()[2], _setting()[0], _setting()[1], cf.UNIFORM, hi=200.0),
-                       "printed_constant": "caption ends at 'e^{3.31-2.29}=' (value missing); the constant itself is "
-                                           "decided in 004.fig-s9c.accountant-sensitivity"})
+                       "printed_constant": (f"caption ends at 'e^{{{FIG_S9C['intercept_theorem'].text}-"
+                                            f"{FIG_S9C['intercept_accountant'].text}}}=' (value missing); the constant "
+                                            "itself is decided in 004.fig-s9c.accountant-sensitivity")})
     if v.status == "open":
         v.reason += (f". The window closest to the printed Theorem-1 fit, [{best['lo']:g}, {best['hi']:g}], gives slopes "
                      f"{best['slope_theorem']:.2f} and {best['slope_accountant']:.2f}, intercepts "

@@ -393,13 +393,13 @@ def k_norm_noise_to_signal(panel: str, eps: float, iterations: int) -> dict:
     per release and after averaging ``iterations`` releases (signal adds up linearly at best, independent noise as
     sqrt(T)); beside it the same for the paper-literal noise. Scale lambda = 2 clip/(b eps) (repro.edge_fl), the
     dimension that of the panel's model (LR 2-way, SVM 10-way)."""
-    from repro.edge_fl import EdgeConfig, load_task
+    from repro.edge_fl import EdgeConfig, _noise_scale, load_task
     from repro.edge_noise import noise_second_moment
 
     model, data = panel.split("/", 1)
     cfg = EdgeConfig(algorithm="audp", model=model, dataset=data, epsilon=eps)
     dim = load_task(cfg)[1].n_params
-    scale = 2.0 / (cfg.batch * eps)  # per unit clip
+    scale = _noise_scale(cfg, 1.0)  # per unit clip: the scale the runs use
     out = {"dimension": dim, "batch": cfg.batch, "epsilon_per_iteration": eps, "iterations": iterations}
     for mode in ("k-norm", "paper-literal"):
         rms = math.sqrt(noise_second_moment(mode, dim, scale))
