@@ -435,7 +435,9 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     any h; h only sets their accuracy (the achieved width is reported).
     """
     schedule = Schedule.constant(q=g, sigma=sigma / 2.0, steps=steps)
-    h1 = _initial_step(schedule, rel_width, delta) / 2.0
+    # the old (first-order) width model: the adaptive grids' lower sides round atoms down (issue 33's mixed
+    # lower grid is numerics.pld's only); the second-order model's coarser h made the (P, Q) lower end looser
+    h1 = _initial_step(schedule, rel_width, delta, rounded_lower=True) / 2.0
     grids = _Grids(g, sigma, steps, h1, delta * rel_width * 1e-6, actions=("PQ",))
     target = {"delta": delta}
     low = _Chernoff(grids.low["PQ"], h1, grids.tail).bound(steps, target, False, lambda c: _eps_lower(c, delta))

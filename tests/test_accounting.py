@@ -267,7 +267,9 @@ def test_merged_grid_is_dominated_by_its_pair(noise, g, sigma, h):
     optimistic = pld.discretise_optimistic(pair, h, 1e-14)
     xo = (optimistic.k0 + np.arange(len(optimistic.pmf))) * h
     mean = lambda pmf, xs: float(np.dot(pmf, xs))
-    assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - 1e-12  # closer to the true mean loss
+    # numerics.pld's optimistic grid mixes neighbours (second order, issue 33); the merged grid rounds atoms
+    # down from enclosed masses (first order): it may trail, by less than half a grid step of mean loss
+    assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - h / 2
 
 
 def test_knorm_long_run_with_large_epsilon_does_not_overflow():

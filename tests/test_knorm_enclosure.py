@@ -57,6 +57,14 @@ def _mp_delta_lower_at(m, eps, c):
     return p1 - mpmath.exp(mpmath.mpf(eps)) * p0
 
 
+@pytest.fixture(autouse=True)
+def _restore_mpmath_precision():
+    """The tests below raise mpmath's global precision; restore it, so that no later test in this worker
+    runs at 50-60 digits (a claim whose hypothesis holds with equality flipped under it)."""
+    saved = mp.prec
+    yield
+    mp.prec = saved
+
 def _models(seed, count):
     rng = np.random.default_rng(seed)
     for _ in range(count):

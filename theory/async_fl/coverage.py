@@ -119,12 +119,22 @@ def recheck_sampling(cx: dict) -> float:
     """Lemma D.1's hypotheses at (s/N, sigma, lam) with r0 = sigma s/N, then the lemma's bound minus the exact log
     moment of the with-replacement instance (a lower bound on the round's alpha(lam))."""
     s, N, sigma, lam = int(cx["s"]), int(cx["N"]), cx["sigma"], int(cx["lam"])
-    q = mpmath.mpf(s) / N
-    r0 = q * sigma
-    u0, u1 = tail_lemma.tightest_u(lam, sigma, r0)
-    if not tail_lemma.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1, variant="000")["all"]:
+    hyp, bound = _lemma_d1_at(s, N, sigma, lam)
+    if not hyp["all"]:
         raise HypothesisFails("Lemma D.1's hypotheses fail at the point")
-    return float(tail_lemma.lemma_b3_bound(lam, sigma, q, r0, u0, u1) - with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s))
+    return float(bound - with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s))
+
+
+def _lemma_d1_at(s: int, N: int, sigma, lam: int) -> tuple[dict, mpmath.mpf]:
+    """Lemma D.1's hypotheses (000 variant) and bound at q = s/N with the smallest r0 = q sigma, evaluated at
+    MP_DPS whatever the caller's mpmath precision (the hypothesis q <= r0/sigma holds with equality, so its
+    outcome must not depend on a precision someone else set: it flipped at 60 digits)."""
+    with mpmath.workdps(MP_DPS):
+        q = mpmath.mpf(s) / N
+        r0 = q * sigma
+        u0, u1 = tail_lemma.tightest_u(lam, sigma, r0)
+        return (tail_lemma.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1, variant="000"),
+                tail_lemma.lemma_b3_bound(lam, sigma, q, r0, u0, u1))
 
 
 @claim(id="000.coverage.sampling", seed="000", recheck=recheck_sampling, result="Theorem 3.1", role="hypothesis", lines="L94, L836, L838-L854, L862",
@@ -132,12 +142,8 @@ def recheck_sampling(cx: dict) -> float:
        recorded="refuted")
 def sampling() -> Verdict:
     s, N, sigma, lam = (SAMPLING_POINT[k] for k in ("s", "N", "sigma", "lam"))
-    q = mpmath.mpf(s) / N
-    r0 = q * sigma                                         # the smallest r0 with s/N <= r0/sigma
-    u0, u1 = tail_lemma.tightest_u(lam, sigma, r0)
-    hyp = tail_lemma.lemma_b3_hypotheses(lam, sigma, q, r0, u0, u1, variant="000")
-    bound = tail_lemma.lemma_b3_bound(lam, sigma, q, r0, u0, u1)
-    poisson = log_a(float(q), sigma, lam + 1)
+    hyp, bound = _lemma_d1_at(s, N, sigma, lam)             # at r0 = q sigma, the smallest with s/N <= r0/sigma
+    poisson = log_a(s / N, sigma, lam + 1)
     lower = with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s)     # k_max = s: exact for the instance
     evidence = {"point": SAMPLING_POINT, "hypotheses (000 variant)": hyp,
                 "lemma_D1_bound": float(bound), "poisson_exact_alpha": float(poisson),
