@@ -6,23 +6,20 @@ those figures, and no other.
 """
 from __future__ import annotations
 
-from numerics.schedule import Schedule
-from repro.epsilon import describe_epsilon, epsilon_for_sampling
+from numerics.sweep import sweep
+from repro.epsilon import describe_epsilon, epsilon_point
 
 
 def certify(results: dict, *, enabled: bool) -> dict:
     """Per arm, the certified epsilon of the sampling it used (``repro.epsilon.epsilon_for_sampling``), from
     the first seed's schedule (all seeds share it); ``None`` for
     an arm without noise or when not ``enabled`` (quick setting)."""
-    out = {}
-    for lab, rs in results.items():
-        priv = rs[0].get("privacy")
-        if not priv or not enabled:
-            out[lab] = None
-            continue
-        sched = Schedule.from_dict(priv["schedules"][0])
-        out[lab] = epsilon_for_sampling(sched, priv["delta"], priv["sampling"])
-    return out
+    todo = {lab: rs[0]["privacy"] for lab, rs in results.items() if enabled and rs[0].get("privacy")}
+    pts = [{"schedule": p["schedules"][0], "delta": p["delta"], "sampling": p["sampling"]} for p in todo.values()]
+    # through the sweep: the arms' accountant calls run on both workers (they ran one by one in the main process
+    # while the workers idled) and are cached apart from the training runs
+    done = dict(zip(todo, sweep(epsilon_point, pts, desc="arm epsilon"))) if pts else {}
+    return {lab: done.get(lab) for lab in results}
 
 
 def epsilon_caption(results: dict, cert: dict, *, quick: bool) -> str:

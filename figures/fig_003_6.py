@@ -23,7 +23,7 @@ from repro import stats
 from theory.mapa.paper_values import FIG6, SETTINGS
 
 from . import common
-from .edge_common import DELTA_RUN, NOISE_LABEL, certified_run_epsilon, epsilon_caption, privacy_records, run_arms
+from .edge_common import DELTA_RUN, NOISE_LABEL, certified_run_epsilon, epsilon_caption, privacy_records, run_panels
 
 NAME = "fig_003_6"
 # The MLP panel (a stand-in for the paper's CNN; 100 runs, about 13.5 CPU s each at 2,000 iterations, measured
@@ -142,11 +142,12 @@ def main(argv=None) -> None:
     axes = np.atleast_1d(axes)
     for ax in axes[len(panels):]:  # e.g. three panels in the 2 x 2 grid: no empty frame
         ax.set_visible(False)
-    all_rows, ours, spec_all, records = [], [], {}, {}
+    all_rows, ours, records = [], [], {}
+    spec_all = {f"{model}/{dataset}": arms(dataset, model, args.quick) for dataset, model in panels}
+    spec_all[CONSTANTS_PANEL] = constant_arms(args.quick)
+    res_all = run_panels(spec_all, seeds, desc=NAME)  # one sweep, longest runs first: both workers busy to the end
     for ax, (dataset, model) in zip(axes, panels):
-        spec = arms(dataset, model, args.quick)
-        spec_all[f"{model}/{dataset}"] = spec
-        res = run_arms(spec, seeds, desc=f"{NAME} {model} {dataset}")
+        res = res_all[f"{model}/{dataset}"]
         records.update(privacy_records(res, f"{model}/{dataset}"))
         rows, tests = summarise(res, args.quick, model)
         n_k = res["CSGD"][0]["config"]["iterations"]
@@ -180,9 +181,7 @@ def main(argv=None) -> None:
             f" vs AUDP tuned({t['tuned_clip']:g}) {t['audp_tuned_mean']:.3f} [{t['vs_tuned_audp']['decision']}]"
             for (n, e), t in tests.items()) + "; Gaussian (whole-run eps, delta 1e-5): " + "; ".join(
             f"{a} sigma {s:g}: eps<={c['epsilon_upper']:.3g} acc {m:.3f}" for a, s, c, m in gauss))
-    const_spec = constant_arms(args.quick)
-    spec_all[CONSTANTS_PANEL] = const_spec
-    const_res = run_arms(const_spec, seeds, desc=f"{NAME} lr mnist-5k constants")
+    const_res = res_all[CONSTANTS_PANEL]
     for lab, rs in const_res.items():
         cfg = rs[0]["config"]
         all_rows += [{"panel": CONSTANTS_PANEL, "label": lab, "algorithm": cfg["algorithm"], "noise": cfg["noise"],

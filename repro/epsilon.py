@@ -41,6 +41,12 @@ def epsilon_for_sampling(schedule: Schedule, delta: float, sampling: str) -> dic
     return {"accounted": True, "sampling": sampling, **certified_epsilon(schedule, delta)}
 
 
+def epsilon_point(schedule: dict, delta: float, sampling: str) -> dict:
+    """Module-level entry for ``numerics.sweep.sweep``: :func:`epsilon_for_sampling` of a schedule given as its
+    dict (``Schedule.to_dict``), so a figure's arms are accounted on the sweep's workers and cached."""
+    return epsilon_for_sampling(Schedule.from_dict(schedule), delta, sampling)
+
+
 def describe_epsilon(eps: dict | None) -> str:
     """One caption phrase for an arm's epsilon record (``None``: the arm adds no noise)."""
     if eps is None:

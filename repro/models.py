@@ -41,8 +41,8 @@ class LogisticRegression:
     def logits(self, theta: np.ndarray, x: np.ndarray) -> np.ndarray:
         return x @ theta[:-1] + theta[-1]
 
-    def per_sample_grads(self, theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        r = _sigmoid(self.logits(theta, x)) - y  # d loss / d logit
+    def _grads_at(self, theta, z, x, y) -> np.ndarray:
+        r = _sigmoid(z) - y  # d loss / d logit
         g = np.empty((len(y), self.n_params))
         g[:, :-1] = r[:, None] * x
         g[:, -1] = r
@@ -50,10 +50,21 @@ class LogisticRegression:
             g[:, :-1] += self.l2 * theta[:-1]
         return g
 
-    def loss(self, theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-        z = self.logits(theta, x)
+    def _loss_at(self, theta, z, y) -> float:
         nll = np.logaddexp(0.0, z) - y * z
         return float(nll.mean() + 0.5 * self.l2 * theta[:-1] @ theta[:-1])
+
+    def per_sample_grads(self, theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return self._grads_at(theta, self.logits(theta, x), x, y)
+
+    def loss(self, theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+        return self._loss_at(theta, self.logits(theta, x), y)
+
+    def loss_and_grads(self, theta: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+        """``(loss, per_sample_grads)`` from one pass of the logits: the same numbers as the two calls
+        (a training loop that records each batch's loss would otherwise compute them twice)."""
+        z = self.logits(theta, x)
+        return self._loss_at(theta, z, y), self._grads_at(theta, z, x, y)
 
     def predict(self, theta: np.ndarray, x: np.ndarray) -> np.ndarray:
         return (self.logits(theta, x) > 0).astype(np.int64)

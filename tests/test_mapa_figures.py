@@ -29,3 +29,23 @@ def test_fig_003_4_quick(tmp_path):
 def test_fig_003_slow_quick(name, tmp_path):
     meta, _ = _run(name, tmp_path)
     assert "NOT DP" in meta["changes"] or "not DP" in meta["changes"]
+
+
+def test_run_panels_keeps_labels_and_seeds(monkeypatch):
+    """run_arms sends the points longest first; each label still gets its own runs, in seed order."""
+    from figures import edge_common
+
+    sent = []
+
+    def fake_sweep(fn, points, desc):
+        sent.extend(points)
+        return [dict(p) for p in points]
+
+    monkeypatch.setattr(edge_common, "sweep", fake_sweep)
+    panels = {"a": {"short": {"model": "lr", "iterations": 10}, "svm": {"model": "svm", "iterations": 10}},
+              "b": {"long": {"model": "lr", "iterations": 1000}}}
+    out = edge_common.run_panels(panels, range(2), desc="t")
+    assert [p["iterations"] for p in sent][:2] == [1000, 1000] and sent[2]["model"] == "svm"
+    for panel, spec in panels.items():
+        for lab, arm in spec.items():
+            assert out[panel][lab] == [{**arm, "seed": s} for s in range(2)]

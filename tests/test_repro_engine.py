@@ -188,3 +188,16 @@ def test_clipping_never_exceeds_c_and_keeps_direction(g, c):
     assert np.all(norms <= c * (1 + 1e-12))
     # each row is a non-negative multiple of the input row
     np.testing.assert_allclose(out * np.linalg.norm(g, axis=1)[:, None], g * norms[:, None], rtol=1e-9, atol=1e-9)
+
+
+def test_arm_certify_through_sweep_matches_direct_accounting():
+    """figures.arm_epsilon.certify (through the sweep) gives each arm exactly repro.epsilon.epsilon_for_sampling's record."""
+    from figures import arm_epsilon
+    from numerics.schedule import Phase, Schedule
+    from repro.epsilon import epsilon_for_sampling
+
+    sched = Schedule.from_phases([Phase(q=0.01, sigma=1.2, steps=50), Phase(q=0.02, sigma=1.2, steps=30)])
+    res = {"dp": [{"privacy": {"schedules": [sched.to_dict()], "delta": 1e-5, "sampling": "poisson"}}],
+           "no noise": [{"privacy": None}]}
+    assert arm_epsilon.certify(res, enabled=True) == {"dp": epsilon_for_sampling(sched, 1e-5, "poisson"), "no noise": None}
+    assert arm_epsilon.certify(res, enabled=False) == {"dp": None, "no noise": None}
