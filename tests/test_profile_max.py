@@ -85,3 +85,21 @@ def test_dominate_max_refuses_negative_masses_and_swapped_grids():
         profile_max.dominate_max(pq, qp, GridPLD(pq.k0, -pq.pmf, 0.0), h)
     with pytest.raises(ValueError):
         profile_max.dominate_max(qp, pq, GridPLD(pq.k0 - 5, pq.pmf, 0.0), h)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_symmetrised_grid_dominates_both_order_grids_on_random_settings(seed):
+    """Random g, sigma, h: the returned grid's exact profile is at least both orders' exact grid profiles
+    (the proof's own claim, with no tolerance) at grid points, between them and beyond the ends."""
+    rng = np.random.default_rng(2900 + seed)
+    g, sigma, h = float(rng.uniform(0.01, 0.9)), float(rng.uniform(0.6, 3.0)), float(rng.uniform(2e-3, 2e-2))
+    grids = ad._Grids(g, sigma, 1, h, 1e-12)
+    pq, qp = grids.high["PQ"], grids.high["QP"]
+    s = ad.symmetrised_grid(pq, qp, h)
+    lo, hi = s.k0 * h, (s.k0 + len(s.pmf)) * h
+    pts = np.concatenate([rng.integers(s.k0, s.k0 + len(s.pmf), 8) * h, rng.uniform(lo - 1.0, hi + 0.5, 6),
+                          [0.0, h, -h, h / 2]])
+    for e in pts:
+        e = float(e)
+        both = max(_exact_profile(pq, h, e), _exact_profile(qp, h, e))
+        assert _exact_profile(s, h, e) >= both, (g, sigma, h, e)
