@@ -105,9 +105,43 @@ def _point(f, xi: float):
     return ball_to_floats(s.coeffs()[0]) if s.length() else (-math.inf, math.inf)
 
 
+def _taylor(f, c: float, r: float, dmax: int, target_of, remainder):
+    """(a, rad, d, m) for a block of centre c and radius r, or None if the block must be split.
+
+    The series of f at the point c (coefficients s_i) and at the ball c +- r (coefficient d+1 bounds
+    f^(d+1)/(d+1)! on the block, module docstring); d is the smallest degree whose float estimate
+    ``remainder(d, M_d)`` is at most ``target_of(s)`` (speed only: any d <= dmax gives a valid bound, which
+    uses the rigorous m). a_i: the midpoints converted to double (within one ulp <= 2u|a_i|, plus TINY if
+    subnormal); rad_i: the radii converted to double (within one ulp, covered by the callers' 1 + 1e-6)."""
+    from flint import arb, arb_series
+    try:
+        s = f(arb_series([arb(c), 1], prec=dmax + 1)).coeffs()
+        sb = f(arb_series([arb(c, r), 1], prec=dmax + 2)).coeffs()
+    except (ValueError, ZeroDivisionError):  # e.g. a series division whose leading ball contains 0
+        return None
+    # ctx.cap >= dmax + 2 (set by the callers), so a shorter list only omits exact zero coefficients
+    s = list(s) + [arb(0)] * (dmax + 1 - len(s))
+    sb = list(sb) + [arb(0)] * (dmax + 2 - len(sb))
+    if not all(b.is_finite() for b in s):
+        return None
+    target = target_of(s)
+    for j in range(1, dmax + 1):
+        b = sb[j + 1]
+        if b.is_finite() and remainder(j, abs(float(b.mid())) + float(b.rad())) <= target:
+            d, m = j, ball_to_floats(b.abs_upper())[1]
+            break
+    else:
+        return None
+    a = np.array([float(b.mid()) for b in s[:d + 1]])
+    rad = np.array([float(b.rad()) for b in s[:d + 1]])
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(rad)) and math.isfinite(m)):
+        return None
+    return a, rad, d, m
+
+
 def _block(f, x, i0, i1, dmax, rel, atol, lo, hi) -> bool:
     """Fill lo/hi on x[i0:i1] from one Taylor expansion; False if the block must be split."""
-    from flint import arb, arb_series, ctx
+    from flint import ctx
     assert ctx.cap >= dmax + 2
     xs = x[i0:i1]
     c = float(xs[(i1 - i0) // 2])
@@ -119,33 +153,12 @@ def _block(f, x, i0, i1, dmax, rel, atol, lo, hi) -> bool:
     if np.any(err != 0):
         return False
     r = float(up(np.max(np.abs(t))))
-    try:
-        s = f(arb_series([arb(c), 1], prec=dmax + 1)).coeffs()
-        sb = f(arb_series([arb(c, r), 1], prec=dmax + 2)).coeffs()
-    except (ValueError, ZeroDivisionError):  # e.g. a series division whose leading ball contains 0
+    # the degree: the smallest d whose remainder bound M_d r^(d+1) is a tenth of the target
+    taylor = _taylor(f, c, r, dmax, lambda s: 0.1 * (rel * abs(float(s[0].mid())) + atol),
+                     lambda j, mj: mj * r ** (j + 1))
+    if taylor is None:
         return False
-    # ctx.cap >= dmax + 2 (set by enclose), so a shorter list only omits exact zero coefficients
-    s = list(s) + [arb(0)] * (dmax + 1 - len(s))
-    sb = list(sb) + [arb(0)] * (dmax + 2 - len(sb))
-    if not all(b.is_finite() for b in s):
-        return False
-    # the degree: the smallest d whose remainder bound M_d r^(d+1) is a tenth of the target (speed only;
-    # any d <= dmax gives a valid bound)
-    target = 0.1 * (rel * abs(float(s[0].mid())) + atol)
-    d = None
-    for j in range(1, dmax + 1):  # a float estimate picks the degree; the bound uses the rigorous M
-        b = sb[j + 1]
-        if b.is_finite() and (abs(float(b.mid())) + float(b.rad())) * r ** (j + 1) <= target:
-            d, m = j, ball_to_floats(b.abs_upper())[1]
-            break
-    if d is None:
-        return False
-    # a_i: the ball's midpoint converted to double (within one ulp <= 2u|a_i| of it, plus TINY if subnormal);
-    # rad_i: its radius converted to double (within one ulp, covered by the factor 1 + 1e-6 below)
-    a = np.array([float(b.mid()) for b in s[:d + 1]])
-    rad = np.array([float(b.rad()) for b in s[:d + 1]])
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(rad)) and math.isfinite(m)):
-        return False
+    a, rad, d, m = taylor
     gamma = 2.0 * (2 * d + 3) * U  # Horner's gamma_{2d} plus the 2u|a_i| of the midpoints' conversion
     g = rad * (1.0 + 1e-6) + gamma * np.abs(a) + TINY
     # the bound is increasing in |t|: evaluate it once, at the block radius r >= |t| (scalars, Horner)
@@ -210,7 +223,6 @@ def enclose_diff(f, x, degree: int = 32, block: int = 1024, rel: float = 1e-12, 
 
 def _diff_block(f, x, j0, j1, dmax, rel, lo, hi) -> bool:
     """Fill lo/hi for the intervals j0..j1-1 (nodes j0..j1) from one Taylor expansion; False to split."""
-    from flint import arb, arb_series
     xs = x[j0:j1 + 1]
     c = float(xs[len(xs) // 2])
     t = xs - c
@@ -229,28 +241,12 @@ def _diff_block(f, x, j0, j1, dmax, rel, lo, hi) -> bool:
         lo[j0:j1] = 0.0
         hi[j0:j1] = 0.0
         return True
-    try:
-        s = f(arb_series([arb(c), 1], prec=dmax + 1)).coeffs()
-        sb = f(arb_series([arb(c, r), 1], prec=dmax + 2)).coeffs()
-    except (ValueError, ZeroDivisionError):
+    # the degree: the smallest d whose remainder derivative bound (d+1) M_d r^d is a tenth of the target
+    taylor = _taylor(f, c, r, dmax, lambda s: 0.1 * rel * abs(float(s[1].mid())),
+                     lambda j, mj: (j + 1) * mj * r ** j)
+    if taylor is None:
         return False
-    s = list(s) + [arb(0)] * (dmax + 1 - len(s))
-    sb = list(sb) + [arb(0)] * (dmax + 2 - len(sb))
-    if not all(b.is_finite() for b in s):
-        return False
-    target = 0.1 * rel * abs(float(s[1].mid()))
-    d = None
-    for j in range(1, dmax + 1):  # a float estimate picks the degree; the bound uses the rigorous M
-        bj = sb[j + 1]
-        if bj.is_finite() and (j + 1) * (abs(float(bj.mid())) + float(bj.rad())) * r ** j <= target:
-            d, m = j, ball_to_floats(bj.abs_upper())[1]
-            break
-    if d is None:
-        return False
-    a = np.array([float(b.mid()) for b in s[:d + 1]])
-    rad = np.array([float(b.rad()) for b in s[:d + 1]])
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(rad)) and math.isfinite(m)):
-        return False
+    a, rad, d, m = taylor
     gamma = 2.0 * (4 * d + 6) * U
     g = rad * (1.0 + 1e-6) + (gamma + 2.0 * U) * np.abs(a) + TINY
     b = np.full(len(t1), a[d])
