@@ -103,6 +103,8 @@ def run_refined_case(name: str) -> dict:
 
 
 def refined_table(cases=None) -> str:
+    """Markdown rows of the refined cover (docs section 7j). Not part of :func:`run` until it has been timed on a
+    quiet machine: ``python -c "from bench import bench_cover as b; print(b.refined_table())"``."""
     lines = ["| case | setting | g | sigma | T | game lower eps | {S} upper eps | refined cover upper eps | delta at "
              "{S}'s eps: {S} / cover per round (cells, menu, used corners, largest used tau) | CPU s |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -122,5 +124,4 @@ def run(cases=None) -> str:
             "far). Cover upper: the game over the menu of Theorem C (proven), N cells per angle, corner pairs "
             "from rectangles x rectangles upper grids; tau is the weight of the full-batch pair G mixed into "
             "a corner pair (the cover's slack), eta the mass at +infinity for the far tails. Widths are "
-            "relative to each upper end.\n\n" + _table(rows) + "\n\nRefined cover (docs section 7j: Theorem C on a partition "
-            "refined where the game's policy uses a corner; each round a proven upper bound):\n\n" + refined_table())
+            "relative to each upper end.\n\n" + _table(rows) + "\n")

@@ -223,7 +223,7 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
 
 
 def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
-               record_choices: bool = False, record_active: bool = False, record_policy: bool = False) -> dict:
+               record_choices: bool = False, record_policy: bool = False) -> dict:
     r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
     choices, at every epsilon of ``eps``: :math:`V_T(L) = (1 - e^{-L})_+`,
     :math:`V_t(L) = \max_a \sum_j p_a(j) V_{t+1}(L + jh) + p_a(\infty)`, read at :math:`L = -\varepsilon`
@@ -232,9 +232,7 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     ``window`` (L_min, L_max) of the lattice; outside it V is replaced by the bound of ``mode``
     (:func:`_expect`); by default 12 standard deviations of the composed loss below -max(eps) and
     above 0. Returns {"eps", "delta", "chosen" (per step, the action at the state read for the first
-    epsilon), "seconds"}; with ``record_active``, also "active": the actions that attain the maximum (within
-    1e-15) at some state of some step whose value is not pinned at 0 or 1 (where refining the menu can change
-    the value, §7j).
+    epsilon), "seconds"}.
     ``record_policy``: also "policy", the maximising action's index at every lattice state of every step (first
     step first), "names" and "kmin", for :func:`policy_usage`.
     """
@@ -262,17 +260,12 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     read = (np.ceil(-eps / h - 1e-12) if mode == "upper" else np.floor(-eps / h + 1e-12)).astype(np.int64)
     if (read < kmin).any() or (read > kmax).any():
         raise InvalidParameter("game_delta: an epsilon lies outside the window")
-    chosen, active, policy = [], set(), []
+    chosen, policy = [], []
     for _ in range(steps):
         vals = np.array([_expect(v, kmin, h, menu[a], mode) for a in names])
         best = np.argmax(vals, axis=0)
         if record_choices:
             chosen.append(names[int(best[read[0] - kmin])])
-        if record_active:
-            top = vals.max(axis=0)
-            open_ = (top > 1e-15) & (top < 1.0 - 1e-15)  # states whose value is not pinned at 0 or 1
-            hit = (vals[:, open_] >= top[open_] - 1e-15).any(axis=1)
-            active.update(names[int(i)] for i in np.flatnonzero(hit))
         if record_policy:
             policy.append(best.astype(np.int32))
         v = np.clip(vals.max(axis=0), 0.0, 1.0)
@@ -280,8 +273,6 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     policy.reverse()
     out = {"eps": eps, "delta": v[read - kmin], "chosen": chosen, "window": (kmin * h, kmax * h),
            "seconds": time.perf_counter() - started}
-    if record_active:
-        out["active"] = active
     if record_policy:
         out.update(policy=policy, names=names, kmin=kmin, read=read)
     return out

@@ -385,3 +385,16 @@ def test_refined_cover_bad_input_is_refused():
         ag.refined_cover_upper(g=1.0, sigma=1.0, steps=1, eps=[1.0], h=1e-2)
     with pytest.raises(InvalidParameter):
         ag.refined_cover_upper(g=0.2, sigma=1.0, steps=1, eps=[1.0], h=1e-2, base=2)
+
+
+def test_policy_usage_counts_each_step_once():
+    """With one action the policy uses it at every step: its usage is the mass left in the window, at most T and
+    close to T for a window of 12 standard deviations; with two actions the usages add up to the same."""
+    g, sigma, steps, h = 0.2, 1.0, 4, 1e-2
+    grids = ag.order_grids(g, sigma, h, 1e-14)
+    one = ag.game_delta({"S": grids["S"]}, steps, h, [1.0], mode="upper", record_policy=True)
+    u = ag.policy_usage({"S": grids["S"]}, one)
+    assert steps - 1e-6 <= u["S"] + 1e-6 and u["S"] <= steps + 1e-9
+    menu = dict(grids["upper"])
+    two = ag.game_delta(menu, steps, h, [1.0], mode="upper", record_policy=True)
+    assert abs(sum(ag.policy_usage(menu, two).values()) - steps) < 1e-6
