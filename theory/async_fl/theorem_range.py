@@ -31,11 +31,12 @@ def summed_test_tails(s: int, N: int, sigma, T: int, t, *, exact: bool = False) 
     (L110) change nothing. A round draws s records uniformly with replacement (L94); on D the draw hits x
     :math:`K_i \sim \mathrm{Bin}(s, 1/N)` times, independently over rounds, and every copy of x replaces a
     draw of another record, so the round's sum moves by :math:`2K_iC`, not by at most C. With the round's
-    noise :math:`N(0, C^2\sigma^2 I)` (L118) and every :math:`U_i` released (L164), the statistic
+    noise :math:`N(0, C^2\sigma^2 I)` (L118) and every :math:`U_i` released (L166: the output is the collection
+    of updates communicated to the server), the statistic
     :math:`S = \sum_i (\langle U_i, e_1\rangle/C + s)` is a post-processing of the output, distributed as
     :math:`Q = N(0, T\sigma^2)` under D' and as :math:`P = 2B + N(0, T\sigma^2)`, :math:`B \sim \mathrm{Bin}(Ts, 1/N)`,
     under D. The sum over B runs over mean +- 12 standard deviations: dropped terms are positive, so P(S > t)
-    is a lower bound (exact in the reported digits). ``exact``: mpmath at ``MP_DPS`` (the verdict); else floats
+    is a lower bound. ``exact``: mpmath at ``MP_DPS`` (the verdict); else floats
     (the search for t).
     """
     n = T * s
@@ -127,7 +128,7 @@ def _accountants_at(pt: dict, delta: float) -> dict:
             "with replacement (numerics, add/remove)": drawn}
 
 
-@claim(id="000.coverage.theorem-range", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L164-L166, L180-L190",
+@claim(id="000.coverage.theorem-range", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L166, L180-L190",
        statement="Theorem 3.1's (epsilon, delta) guarantee, which only evaluates Lemma D.1 at lambda <= sigma^2, covers the with-replacement sampling Algorithm 2.1 uses.",
        recorded="refuted", recheck=recheck_theorem_range, cause="000-with-replacement-sampling")
 def theorem_range() -> Verdict:
