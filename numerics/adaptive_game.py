@@ -223,7 +223,7 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
 
 
 def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
-               record_choices: bool = False) -> dict:
+               record_choices: bool = False, record_policy: bool = False) -> dict:
     r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
     choices, at every epsilon of ``eps``: :math:`V_T(L) = (1 - e^{-L})_+`,
     :math:`V_t(L) = \max_a \sum_j p_a(j) V_{t+1}(L + jh) + p_a(\infty)`, read at :math:`L = -\varepsilon`
@@ -233,6 +233,8 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     (:func:`_expect`); by default 12 standard deviations of the composed loss below -max(eps) and
     above 0. Returns {"eps", "delta", "chosen" (per step, the action at the state read for the first
     epsilon), "seconds"}.
+    ``record_policy``: also "policy", the maximising action's index at every lattice state of every step (first
+    step first), "names" and "kmin", for :func:`policy_usage`.
     """
     if mode not in ("upper", "lower"):
         raise InvalidParameter(f"mode must be 'upper' or 'lower', got {mode!r}")
@@ -258,16 +260,47 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     read = (np.ceil(-eps / h - 1e-12) if mode == "upper" else np.floor(-eps / h + 1e-12)).astype(np.int64)
     if (read < kmin).any() or (read > kmax).any():
         raise InvalidParameter("game_delta: an epsilon lies outside the window")
-    chosen = []
+    chosen, policy = [], []
     for _ in range(steps):
         vals = np.array([_expect(v, kmin, h, menu[a], mode) for a in names])
         best = np.argmax(vals, axis=0)
         if record_choices:
             chosen.append(names[int(best[read[0] - kmin])])
+        if record_policy:
+            policy.append(best.astype(np.int32))
         v = np.clip(vals.max(axis=0), 0.0, 1.0)
     chosen.reverse()  # backward induction: the first computed choice is the last step's
-    return {"eps": eps, "delta": v[read - kmin], "chosen": chosen, "window": (kmin * h, kmax * h),
-            "seconds": time.perf_counter() - started}
+    policy.reverse()
+    out = {"eps": eps, "delta": v[read - kmin], "chosen": chosen, "window": (kmin * h, kmax * h),
+           "seconds": time.perf_counter() - started}
+    if record_policy:
+        out.update(policy=policy, names=names, kmin=kmin, read=read)
+    return out
+
+
+def policy_usage(menu: dict, res: dict, which: int = 0) -> dict:
+    r"""How much each action is used by the maximising policy of a ``game_delta(..., record_policy=True)``
+    result, started at the state read for ``eps[which]``: {name: total probability, under the first laws of
+    the chosen pairs, of the states (t, L) inside the window where it is chosen}. A bookkeeping number for
+    choosing where to refine a menu (§7j), not a bound."""
+    names, kmin, policy = res["names"], res["kmin"], res["policy"]
+    n = len(policy[0])
+    mass = np.zeros(n)
+    mass[int(res["read"][which]) - kmin] = 1.0
+    usage = dict.fromkeys(names, 0.0)
+    for best in policy:
+        nxt = np.zeros(n)
+        for i in np.unique(best[mass > 0]):
+            part = np.where(best == i, mass, 0.0)
+            usage[names[i]] += float(part.sum())
+            step = menu[names[i]]
+            moved = scipy.signal.fftconvolve(part, step.pmf)          # index shift: step.k0
+            lo = step.k0
+            a, b = max(0, lo), min(n, lo + len(moved))
+            if a < b:
+                nxt[a:b] += np.clip(moved[a - lo:b - lo], 0.0, None)
+        mass = nxt
+    return usage
 
 
 # --------------------------------------------------------------------------------------------------
@@ -486,6 +519,28 @@ def _gaussian_profile(sigma: float, betas: np.ndarray) -> np.ndarray:
     return ndtr(mu / 2.0 - x) - betas * ndtr(-mu / 2.0 - x)
 
 
+def _beta_floor(g: float, sigma: float, log_beta_max: float, n_beta: int) -> tuple[np.ndarray, np.ndarray]:
+    """The β grid of Theorem C (step 7) and (1 - g) H_β(G) at its upper ends, lowered by 1e-9 relative (H_G is
+    nonincreasing in β, so on [β_k, β_{k+1}] it is at least its value at β_{k+1})."""
+    betas = np.exp(np.linspace(0.0, log_beta_max, n_beta + 1))
+    return betas, (1.0 - g) * _gaussian_profile(sigma, betas[1:]) * (1.0 - 1e-9)
+
+
+def cell_tau(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float], *,
+             log_beta_max: float = 12.0, n_beta: int = 240) -> float:
+    r"""τ_C of §7i step 7 for the cell ``cu`` x ``cv``: the largest ratio, over the β grid, of the slack of
+    Lemma C (the cell and its swap (θv, θu), which covers α < 1) to (1 - g) H_β(G). Any rectangle of the
+    torus is a cell: Lemma C uses only the cell's own corners and side lengths (§7j)."""
+    betas, floor = _beta_floor(g, sigma, log_beta_max, n_beta)
+    return max(max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
+                   cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) / floor[k] for k in range(n_beta))
+
+
+def _eta(g: float, sigma: float, log_beta_max: float) -> float:
+    """η >= g H_{β_max}(G)/(1 - g) (§7i step 7: the far tails)."""
+    return g * float(_gaussian_profile(sigma, np.array([math.exp(log_beta_max)]))[0]) / (1.0 - g) * (1.0 + 1e-9) + 1e-300
+
+
 def cover_weights(g: float, sigma: float, n_cells: int, *, log_beta_max: float = 12.0,
                   n_beta: int = 240) -> dict:
     r"""The mixing weights of the proven cover of §7i on the uniform n_cells x n_cells grid of the torus
@@ -498,9 +553,6 @@ def cover_weights(g: float, sigma: float, n_cells: int, *, log_beta_max: float =
     if n_cells < 4:
         raise InvalidParameter("cover_weights: at least 4 cells per angle")
     step = 2.0 * math.pi / n_cells
-    lb = np.linspace(0.0, log_beta_max, n_beta + 1)
-    betas = np.exp(lb)
-    floor = (1.0 - g) * _gaussian_profile(sigma, betas[1:]) * (1.0 - 1e-9)  # H_G is nonincreasing in β
     tau = np.full((n_cells, n_cells), np.nan)
     for i in range(n_cells):
         for j in range(n_cells):
@@ -508,15 +560,9 @@ def cover_weights(g: float, sigma: float, n_cells: int, *, log_beta_max: float =
                 # the reflection (θu, θv) -> (-θu, -θv) maps the cell onto that one, same pairs
                 tau[i, j] = tau[n_cells - 1 - i, n_cells - 1 - j]
                 continue
-            cu, cv = (i * step, (i + 1) * step), (j * step, (j + 1) * step)
-            worst = 0.0
-            for k in range(n_beta):
-                s = max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
-                        cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1]))
-                worst = max(worst, s / floor[k])
-            tau[i, j] = worst
-    eta = g * float(_gaussian_profile(sigma, np.array([betas[-1]]))[0]) / (1.0 - g) * (1.0 + 1e-9) + 1e-300
-    return {"tau": tau, "eta": eta, "beta_max": float(betas[-1])}
+            tau[i, j] = cell_tau(g, sigma, (i * step, (i + 1) * step), (j * step, (j + 1) * step),
+                                 log_beta_max=log_beta_max, n_beta=n_beta)
+    return {"tau": tau, "eta": _eta(g, sigma, log_beta_max), "beta_max": math.exp(log_beta_max)}
 
 
 def mix_grids(parts) -> GridPLD:
@@ -640,3 +686,114 @@ def cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, n_cells: i
     out["menu_size"] = len(menu)
     out["seconds"] = time.perf_counter() - started
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# the cover refined where a corner can be the best action (docs/replace_one.md §7j)
+# --------------------------------------------------------------------------------------------------
+
+def _cell_corners(cell: tuple[int, int, int], m: int) -> list[tuple[int, int]]:
+    """The four corners (in lattice units of 2π/m, mod m) of the square cell (i, j, side)."""
+    i, j, s = cell
+    return [((i + a) % m, (j + b) % m) for a in (0, s) for b in (0, s)]
+
+
+def _mirror_cell(cell: tuple[int, int, int], m: int) -> tuple[int, int, int]:
+    """The image of a cell under the reflection (θu, θv) -> (-θu, -θv), which maps each member to a mirror
+    image of itself (same profile, §7a)."""
+    i, j, s = cell
+    return ((m - i - s) % m, (m - j - s) % m, s)
+
+
+def _corner_key(c: tuple[int, int], m: int) -> tuple[int, int]:
+    """One representative of a corner and its reflection (the same pair up to a mirror image)."""
+    return min(c, ((m - c[0]) % m, (m - c[1]) % m))
+
+
+def partition_corner_weights(partition, m: int, taus: dict) -> dict:
+    r"""τ_c of Theorem C′ (§7j) for a partition of the torus into square cells (i, j, side) in units of 2π/m:
+    for each corner, up to the reflection, the largest τ_C over the cells having it (or its mirror image)
+    as one of their four corners. A corner lying on the side of a larger cell (a hanging node) is not a
+    corner of that cell and takes nothing from it: each member uses only its own cell's corners."""
+    out = {}
+    for cell in partition:
+        for c in _cell_corners(cell, m):
+            key = _corner_key(c, m)
+            out[key] = max(out.get(key, 0.0), taus[cell])
+    return out
+
+
+def _split(cell: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    i, j, s = cell
+    t = s // 2
+    return [(i + a, j + b, t) for a in (0, t) for b in (0, t)]
+
+
+def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, base: int = 16, levels: int = 4,
+                        rounds: int = 4, cells: tuple[int, int] = (600, 600), log_beta_max: float = 12.0,
+                        n_beta: int = 240, focus: int = 0, share: float = 0.9, tau_target: float | None = None,
+                        log=None) -> dict:
+    r"""Proven upper bound on :math:`\delta^*(\varepsilon)` from Theorem C on a partition of the angle torus into
+    squares refined where a corner pair can be the best action (docs/replace_one.md §7j), with Theorem G.
+
+    Start: the uniform ``base`` x ``base`` grid. Each round builds the menu of Theorem C for the current
+    partition (corner weight τ_c = the largest τ_C over the cells having c as a corner; one pair per corner
+    and its reflection, with the larger weight), evaluates the game (``mode="upper"``), and splits into four
+    every cell (with its mirror, so the partition stays symmetric) having one of the corners that carry the
+    top ``share`` of the score τ_c x (use of c by the maximising policy started at ``eps[focus]``,
+    :func:`policy_usage`), or, with ``tau_target``, every corner the policy uses whose τ_c exceeds it, down to
+    side 2π/(base 2^levels). Which cells are split is a heuristic; every
+    round's value is a proven upper bound whatever it is (§7j: any partition into rectangles is a cover), so
+    the returned delta is their elementwise minimum.
+    Returns {"eps", "delta", "rounds": per round (cells, menu, tau max among active corners, delta, s)}."""
+    if not 0.0 < g < 1.0:
+        raise InvalidParameter(f"refined_cover_upper: g must lie in (0, 1), got {g}")
+    if base < 4 or levels < 0:
+        raise InvalidParameter("refined_cover_upper: base >= 4 cells per angle and levels >= 0")
+    m, side = base * 2 ** levels, 2 ** levels
+    unit = 2.0 * math.pi / m
+    partition = {(i * side, j * side, side) for i in range(base) for j in range(base)}
+    eta = _eta(g, sigma, log_beta_max)
+    full, blatant = full_batch_grid(sigma, h, 1e-14), GridPLD(0, np.zeros(1), 1.0)
+    taus, grids, history, best = {}, {}, [], None
+    for r in range(rounds + 1):
+        started = time.perf_counter()
+        for cell in partition:
+            if cell not in taus:
+                i, j, s = cell
+                taus[cell] = taus.get(_mirror_cell(cell, m)) or cell_tau(
+                    g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit),
+                    log_beta_max=log_beta_max, n_beta=n_beta)
+        corner_tau = partition_corner_weights(partition, m, taus)
+        menu = {}
+        for key, t in corner_tau.items():
+            if t + eta >= 1.0:
+                menu[key] = mix_grids([(1.0 - eta, full), (eta, blatant)])
+                continue
+            if key not in grids:
+                grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
+            menu[key] = mix_grids([(1.0 - t - eta, grids[key]), (t, full), (eta, blatant)])
+        res = game_delta(menu, steps, h, eps, mode="upper", record_policy=True)
+        best = res["delta"] if best is None else np.minimum(best, res["delta"])
+        score = {a: u * corner_tau[a] for a, u in policy_usage(menu, res, focus).items() if u > 0.0}
+        ranked = sorted(score, key=score.get, reverse=True)
+        total, acc, chosen = sum(score.values()), 0.0, set()
+        for a in ranked:
+            if acc >= share * total:
+                break
+            chosen.add(a)
+            acc += score[a]
+        if tau_target is not None:
+            chosen = {a for a in score if corner_tau[a] > tau_target}
+        history.append({"cells": len(partition), "menu": len(menu), "used": len(score), "refine": len(chosen),
+                        "score": total, "tau_used_max": max((corner_tau[a] for a in score), default=0.0),
+                        "delta": res["delta"], "seconds": time.perf_counter() - started})
+        if log:
+            log(r, history[-1])
+        split = {cell for cell in partition
+                 if cell[2] > 1 and any(_corner_key(c, m) in chosen for c in _cell_corners(cell, m))}
+        split |= {_mirror_cell(cell, m) for cell in split}
+        if r == rounds or not split:
+            break
+        partition = (partition - split) | {child for cell in split for child in _split(cell)}
+    return {"eps": res["eps"], "delta": best, "rounds": history, "eta": eta}

