@@ -24,12 +24,13 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from numerics.errors import InvalidParameter
 from numerics.sweep import versioned
 from repro import data as D
 from repro.dp import sample_indices
-from repro.edge_fl import EdgeConfig, _sampling, _StepSize, load_task, noisy_gradient
+from repro.edge_fl import EdgeConfig, _sampling, _StepSize, load_task, noisy_gradient, privacy_record
 from repro.edge_noise import clip_per_sample_average, sample_k_norm, sample_radial_exponential
 
 #: the release noise of each mode the attack supports (paper-literal = the paper's analysis, NOT DP)
@@ -103,7 +104,13 @@ def targets(dataset: str, seed: int) -> list[tuple[int, int]]:
 def run_point(*, checkpoints, draws: int = 20, show_digit: int = 3, **config) -> dict:
     """Module-level entry for ``numerics.sweep.sweep``: train ``EdgeConfig(**config)`` (MAPA) up to the last
     checkpoint and attack every :func:`targets` image at each checkpoint (noise of the run's mode and budget);
-    the first recovery of the ``show_digit`` image is kept for display."""
+    the first recovery of the ``show_digit`` image is kept for display. BLAS is held to one thread, as in
+    repro.async_fl: the products are small and the sweep runs one worker per core."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _run(checkpoints, draws, show_digit, config)
+
+
+def _run(checkpoints, draws: int, show_digit: int, config: dict) -> dict:
     cfg = EdgeConfig(**{**config, "iterations": max(int(t) for t in checkpoints)})
     if cfg.algorithm != "mapa" or cfg.noise not in SAMPLERS:
         raise InvalidParameter("the inversion runs MAPA with paper-literal or k-norm noise")
@@ -120,4 +127,6 @@ def run_point(*, checkpoints, draws: int = 20, show_digit: int = 3, **config) ->
                           "recovery": a["recovery"].tolist() if digit == show_digit else None})
         out.append({"iteration": t, "clip": clip, "test_accuracy": model.accuracy(theta, ds.x_test, ds.y_test),
                     "targets": cells})
-    return {"config": asdict(cfg), "checkpoints": out, "dimension": model.n_params, "data_notes": ds.notes}
+    parts = D.partition_iid(len(ds.y_train), cfg.edges, seed=cfg.seed)
+    return {"config": asdict(cfg), "checkpoints": out, "privacy": privacy_record(cfg, parts),
+            "dimension": model.n_params, "data_notes": ds.notes}
