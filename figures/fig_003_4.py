@@ -110,7 +110,7 @@ def untrained_rows(ds, reps: int) -> tuple[list, dict]:
         for mode in MODES:
             for e in FIG4["epsilons"]:
                 a = attack(mk, model, theta, x, yy, clip=CLIP, noise=mode, epsilon=e.value, rng=rng, draws=reps)
-                shown[(mk, mode, e.value)] = a["recovery"]
+                shown[(mk, mode, e.value)] = (a["recovery"], float(np.mean(a["correlations"])))
                 rows.append(_row("untrained", "", mk, mode, e.value, "", CLIP, 3, a["grad_norm"], "", a["correlations"],
                                  noiseless))
     return rows, shown
@@ -125,7 +125,8 @@ def training_rows(points, results) -> tuple[list, dict]:
                 rows.append(_row("mapa training", const, p["model"], p["noise"], p["epsilon"], c["iteration"], c["clip"],
                                  cell["digit"], cell["grad_norm"], c["test_accuracy"], cell["correlations"]))
                 if const == "default" and cell["recovery"] is not None:
-                    shown[(p["model"], p["noise"], p["epsilon"], c["iteration"])] = np.asarray(cell["recovery"])
+                    shown[(p["model"], p["noise"], p["epsilon"], c["iteration"])] = (np.asarray(cell["recovery"]),
+                                                                                     rows[-1]["mean_correlation"])
     return rows, shown
 
 
@@ -145,27 +146,31 @@ def release_records(rows: list[dict], results=None, points=None) -> dict:
     return out
 
 
-def _draw(ax, img, title: str) -> None:
+def _draw(ax, img, title: str, mean_corr: float | None = None) -> None:
+    """One image panel; a recovery's title ends with its cell's mean correlation (the claims' statistic)."""
     ax.imshow(np.clip(img, 0, 1).reshape(28, 28), cmap="gray")
-    ax.set_title(title, fontsize=5)
+    ax.set_title(title + ("" if mean_corr is None else f", mean r {mean_corr:.2f}"), fontsize=5)
 
 
 def draw(fig_axes, x, shown_untrained, shown_training, marks) -> None:
     """Row 1: the original and untrained LR's recoveries (each budget, both modes). Rows 2-3: LR and SVM during
-    MAPA training, paper-literal at each budget at the first and last checkpoint, K-norm at eps 1 at the last."""
+    MAPA training, paper-literal at each budget at the first and last checkpoint, K-norm at eps 1 at the last.
+    Each panel is the cell's draw of median correlation (repro.edge_inversion.attack)."""
     axes = fig_axes
     eps_list = [e.value for e in FIG4["epsilons"]]
     _draw(axes[0], x, "original")
     for j, e in enumerate(eps_list):
         for m, mode in enumerate(MODES):
-            _draw(axes[1 + 2 * j + m], shown_untrained[("lr", mode, e)],
-                  f"untrained LR eps {e:g}\n{'literal (not DP)' if m == 0 else 'K-norm (DP)'}")
+            img, mean_corr = shown_untrained[("lr", mode, e)]
+            _draw(axes[1 + 2 * j + m], img, f"untrained LR eps {e:g}\n{'literal (not DP)' if m == 0 else 'K-norm (DP)'}",
+                  mean_corr)
     ncol = 1 + 2 * len(eps_list)
     for r, mk in enumerate(MODELS, start=1):
         cells = [("paper-literal", e, t) for e in eps_list for t in (marks[0], marks[-1])] + [("k-norm", eps_list[-1], marks[-1])]
         for c, (mode, e, t) in enumerate(cells):
-            _draw(axes[r * ncol + c], shown_training[(mk, mode, e, t)],
-                  f"MAPA {mk.upper()} t={t}\neps {e:g} {'literal' if mode == 'paper-literal' else 'K-norm (DP)'}")
+            img, mean_corr = shown_training[(mk, mode, e, t)]
+            _draw(axes[r * ncol + c], img,
+                  f"MAPA {mk.upper()} t={t}\neps {e:g} {'literal' if mode == 'paper-literal' else 'K-norm (DP)'}", mean_corr)
     for ax in axes:
         ax.axis("off")  # image panels: no frame; the layout check (figures/style.fit_height) is for plotting areas
 

@@ -975,12 +975,12 @@ def _inversion_settings(rows) -> dict:
 
 def _k_norm_note(rows) -> dict:
     """The eps-DP K-norm runs at the default constants: largest mean correlation per model and budget."""
-    out: dict = defaultdict(float)
+    out: dict = {}
     for r in rows:
         if r["stage"] == TRAINING and r["noise"] == "k-norm" and r["constants"] == "default":
             key = f"{r['model']} eps {float(r['epsilon_per_iteration']):g}"
             out[key] = max(out.get(key, -1.0), float(r["mean_correlation"]))
-    return dict(out)
+    return out
 
 
 def recheck_fig4(cx: dict) -> float:
@@ -996,7 +996,7 @@ def recheck_fig4(cx: dict) -> float:
 
 @claim(id="003.fig-4.eps-1-restores", seed="003", lines="L484", recheck=recheck_fig4,
        statement="Gradient inversion ([58]) of the gradients released during MAPA training (LR and SVM on MNIST, 2,000 to 14,000 iterations) gives totally blurred images at eps = 0.01 per iteration and approximately restored ones at eps = 1.",
-       recorded="open", result="Fig 4", role="figure")
+       recorded="holds", result="Fig 4", role="figure")
 def inversion_paper() -> Verdict:
     """The paper's setting (L484): MAPA trains LR and SVM on MNIST-5k at each budget; at iterations 2,000 to
     14,000 the first training image of each digit is attacked through the releasing edge's model at MAPA's clip
