@@ -268,8 +268,8 @@ def test_merged_grid_is_dominated_by_its_pair(noise, g, sigma, h):
     xo = (optimistic.k0 + np.arange(len(optimistic.pmf))) * h
     mean = lambda pmf, xs: float(np.dot(pmf, xs))
     # numerics.pld's optimistic grid mixes neighbours (second order, issue 33); the merged grid rounds atoms
-    # down from enclosed masses (first order): it may trail, by less than half a grid step of mean loss
-    assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - h / 2
+    # down from enclosed masses (first order): it may trail, by at most h/8 of mean loss (measured 0.03-0.075 h)
+    assert mean(grid.pmf, x) >= mean(optimistic.pmf, xo) - h / 8
 
 
 def test_knorm_long_run_with_large_epsilon_does_not_overflow():
