@@ -97,7 +97,7 @@ def _knorm_delta(schedule, epsilon, rel_width):
 
 
 def _adaptive_phases(schedule):
-    return [(p.batch_size / p.dataset_size, p.sigma, p.steps) for p in schedule.phases]
+    return [(p.q_bounds, p.sigma, p.steps) for p in schedule.phases]  # b/n rounded each way (adaptive._check)
 
 
 def _adaptive_eps(schedule, delta, rel_width):

@@ -392,8 +392,20 @@ def _variance(step: GridPLD, h: float) -> float:
 # the accountant
 # --------------------------------------------------------------------------------------------------
 
+def _fraction_bounds(g) -> tuple:
+    """``g`` as (lo, hi): a float is exact, a pair is already its bounds."""
+    return (g, g) if isinstance(g, (int, float)) else tuple(g)
+
+
 def _check(g, sigma, steps):
-    return check_q(g, "g"), check_sigma(sigma), check_steps(steps)
+    """(g as floats (lo, hi), sigma, steps); ``g`` a float (exact) or floats lo <= g <= hi (the b/n of a
+    fixed-size phase, Phase.q_bounds): the dominating grids take hi, the realizable ones lo (a larger
+    fraction dominates a smaller one in every action: resample from N(0) with probability 1 - lo/hi)."""
+    lo, hi = _fraction_bounds(g)
+    lo, hi = check_q(lo, "g"), check_q(hi, "g")
+    if lo > hi:
+        raise InvalidParameter(f"g bounds must satisfy lo <= hi, got {g!r}")
+    return (lo, hi), check_sigma(sigma), check_steps(steps)
 
 
 class _Grids:
@@ -403,13 +415,15 @@ class _Grids:
     above -> +infinity, which counts fully in delta) and Chernoff mass outside each FFT window.
     """
 
-    def __init__(self, g: float, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
+    def __init__(self, g, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
+        g = _fraction_bounds(g)
         self.g, self.sigma, self.steps, self.h, self.tail = g, sigma, steps, h, tail
         per_step = tail / steps
         self.actions = tuple(actions)
-        self.low = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step)
+        g_lo, g_hi = g  # realizable grids at the fraction rounded down, dominating ones rounded up (_check)
+        self.low = {a: discretise_optimistic(step_pair(a, g_lo, sigma), h, per_step)
                     for a in dict.fromkeys(("PQ",) + self.actions)}
-        self.high = {a: discretise_pessimistic(step_pair(a, g, sigma), h, per_step) for a in ("PQ", "QP")}
+        self.high = {a: discretise_pessimistic(step_pair(a, g_hi, sigma), h, per_step) for a in ("PQ", "QP")}
 
     def fixed_order(self, delta: float) -> tuple[float, float]:
         """Certified bracket of the best fixed order's epsilon (both orders composed ``steps`` times)."""
@@ -433,7 +447,7 @@ class _Grids:
         return _Chernoff(self.symmetrised_step(), self.h, self.tail).bound(self.steps, target, True, read)
 
 
-def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
+def choose_grid(g, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
     r"""Grid step h at which the fixed order (P, Q) is expected to be certified to ``rel_width``.
 
     One probe at a coarse step h1 measures the width w1 of the (P, Q) bracket; the width falls roughly
@@ -441,7 +455,7 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     :math:`h = h_1 (0.8\,\text{rel\_width} / w_1)^{1/1.9}`, within [h1/30, h1]. The bounds are valid at
     any h; h only sets their accuracy (the achieved width is reported).
     """
-    schedule = Schedule.constant(q=g, sigma=sigma / 2.0, steps=steps)
+    schedule = Schedule.constant(q=_fraction_bounds(g)[1], sigma=sigma / 2.0, steps=steps)
     # the old (first-order) width model: the adaptive grids' lower sides round atoms down (issue 33's mixed
     # lower grid is numerics.pld's only); the second-order model's coarser h made the (P, Q) lower end looser
     h1 = _initial_step(schedule, rel_width, delta, rounded_lower=True) / 2.0
