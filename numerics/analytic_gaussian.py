@@ -92,8 +92,7 @@ def epsilon_analytic(mu, delta: float, adjacency: str) -> EpsilonBounds:
         rel *= 4
         hi = max(eps, mu_hi * 1e-3) * (1 + rel)
     return EpsilonBounds(lo, hi, delta, "analytic-gaussian", adjacency, True,
-                         {"mu": 0.5 * (mu_lo + mu_hi), "note": "closed form (analytic Gaussian mechanism), "
-                                                               "enclosed in Arb"})
+                         {"mu": 0.5 * (mu_lo + mu_hi), "note": "closed form (analytic Gaussian mechanism)"})
 
 
 def delta_analytic(mu, epsilon: float, adjacency: str) -> DeltaBounds:
@@ -102,4 +101,4 @@ def delta_analytic(mu, epsilon: float, adjacency: str) -> DeltaBounds:
     mu_lo, mu_hi = _as_bounds(mu)
     return DeltaBounds(delta_bounds(epsilon, mu_lo)[0], delta_bounds(epsilon, mu_hi)[1], epsilon,
                        "analytic-gaussian", adjacency, True,
-                       {"mu": 0.5 * (mu_lo + mu_hi), "note": "closed form, enclosed in Arb"})
+                       {"mu": 0.5 * (mu_lo + mu_hi), "note": "closed form"})
