@@ -77,13 +77,13 @@ def _orders(schedule):
 
 
 def _analytic_eps(schedule, delta, rel_width):
-    from .analytic_gaussian import epsilon_analytic, mu_of
-    return epsilon_analytic(mu_of(schedule.phases, schedule.adjacency), delta, schedule.adjacency)
+    from .analytic_gaussian import epsilon_analytic, mu_bounds
+    return epsilon_analytic(mu_bounds(schedule.phases, schedule.adjacency), delta, schedule.adjacency)
 
 
 def _analytic_delta(schedule, epsilon, rel_width):
-    from .analytic_gaussian import delta_analytic, mu_of
-    return delta_analytic(mu_of(schedule.phases, schedule.adjacency), epsilon, schedule.adjacency)
+    from .analytic_gaussian import delta_analytic, mu_bounds
+    return delta_analytic(mu_bounds(schedule.phases, schedule.adjacency), epsilon, schedule.adjacency)
 
 
 def _knorm_eps(schedule, delta, rel_width):
@@ -97,7 +97,7 @@ def _knorm_delta(schedule, epsilon, rel_width):
 
 
 def _adaptive_phases(schedule):
-    return [(p.batch_size / p.dataset_size, p.sigma, p.steps) for p in schedule.phases]
+    return [(p.q_bounds, p.sigma, p.steps) for p in schedule.phases]  # b/n rounded each way (adaptive._check)
 
 
 def _adaptive_eps(schedule, delta, rel_width):

@@ -57,7 +57,15 @@ section 4a claimed it; the claim does not follow). So:
 
 Floating point: every composition carries the proven rounding bound of numerics.fft_rounding (tilted
 where it would swamp delta, numerics.pld_tilted); the dynamic programme's FFT correlations subtract
-the derived bound of :func:`numerics.fft_rounding.convolution_entry_error` per block.
+the derived bound of :func:`numerics.fft_rounding.convolution_entry_error` per block. Every value of the
+programme is rounded down (issue 29 audit A29F): a block's coarse masses are the composed entries minus
+their proven error, then each bin's float sum of ``count`` terms lowered by 2 count u (:class:`_Blocks`);
+terminal and above-window values :math:`(1 - e^{-KH})_+` at the exact H = ratio h from an enclosure of the
+exponential (:func:`_terminal`); each subtraction (error bound, wrap mass) one ulp down; the reported
+epsilon one ulp below its exact grid point (:func:`grid_eps`), and ``delta`` read at the least exact grid
+point at or above epsilon (rational arithmetic, :func:`_index_at_or_above`). Not bounded: the float log-MGF
+of the Chernoff windows (:class:`_Chernoff`), which sets the wrap allowance 2 tail, as in
+numerics.pld_compose._window_side (docs/certified.md).
 """
 from __future__ import annotations
 
@@ -68,7 +76,8 @@ import numpy as np
 import scipy.signal
 
 from .errors import InvalidParameter, check_delta, check_epsilon, check_q, check_sigma, check_steps
-from .fft_rounding import convolution_entry_error
+from .enclose import down, up
+from .fft_rounding import U, convolution_entry_error
 from .pld import (ComposedPLD, GridPLD, _check_rel_width, _delta_lower, _delta_upper, _eps_at, _eps_lower,
                   _eps_upper, _initial_step, _window_side, compose, discretise_optimistic, discretise_pessimistic,
                   plain_delta, rounding_share)
@@ -266,9 +275,11 @@ class _Blocks:
         ``count`` steps: composed on the fine grid, FFT noise removed, losses rounded DOWN to H."""
         if count not in self.cache:
             c = self.chernoff.compose(count)
-            fine = np.maximum(c.pmf - c.noise, 0.0)
+            fine = np.maximum(down(c.pmf - c.noise), 0.0)  # each entry's proven error removed, rounded down
             coarse = np.floor_divide(c.k0 + np.arange(len(fine)), self.ratio)
-            m = np.bincount(coarse - coarse[0], weights=fine)
+            idx = coarse - coarse[0]
+            # a bin sums at most `count` entries: relative error below (count - 1) u, removed rounded down
+            m = np.maximum(down(np.bincount(idx, weights=fine) * (1.0 - 2.0 * U * np.bincount(idx))), 0.0)
             self.cache[count] = (int(coarse[0]), m, c.wrap_mass, float(np.linalg.norm(m)))
         return self.cache[count]
 
@@ -308,10 +319,24 @@ def _swamped(c: ComposedPLD, target: dict) -> bool:
     return rounding_share(c, target["epsilon"]) > 1e-4 * plain_delta(c, target["epsilon"])
 
 
-def _expect(v: np.ndarray, kmin: int, big_h: float, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
-    """out[K - kmin] = sum_i m_i v~(K + k0 + i) minus the FFT error bound, where v~ = v on the window,
-    0 below it and 1 - e^{-K' H} above it (a lower bound on every continuation value there:
-    E_P[(1 - e^{-(L+S)})_+] >= 1 - e^{-L} E_P[e^{-S}] >= 1 - e^{-L}, docs/replace_one.md section 3)."""
+def _terminal(ks: np.ndarray, ratio: int, h: float) -> np.ndarray:
+    r"""Floats :math:`\le (1 - e^{-K H})_+` with H = ratio h exactly (K integers): the upper end of the
+    enclosure of :math:`e^{-K\,\mathrm{ratio}\,h}` (numerics.pld_onestep.exp_bounds), the difference rounded
+    down. The float product ratio * h and libm's expm1 enter no value (issue 29 audit A29F)."""
+    from .pld_onestep import exp_bounds
+    ks = np.asarray(ks, dtype=np.int64)
+    out = np.zeros(len(ks))
+    pos = ks > 0
+    if pos.any():
+        _, hi = exp_bounds(-(ks[pos] * ratio).astype(float), h)
+        out[pos] = np.clip(down(1.0 - hi), 0.0, 1.0)
+    return out
+
+
+def _expect(v: np.ndarray, kmin: int, ratio: int, h: float, k0: int, m: np.ndarray, m_norm: float) -> np.ndarray:
+    """out[K - kmin] <= sum_i m_i v~(K + k0 + i) minus the FFT error bound, where v~ = v on the window,
+    0 below it and 1 - e^{-K' H} (H = ratio h, :func:`_terminal`) above it (a lower bound on every continuation
+    value there: E_P[(1 - e^{-(L+S)})_+] >= 1 - e^{-L} E_P[e^{-S}] >= 1 - e^{-L}, docs/replace_one.md section 3)."""
     n = len(v)
     lo_ext, hi_ext = kmin + k0, kmin + n - 1 + k0 + len(m) - 1
     ext = np.zeros(hi_ext - lo_ext + 1)
@@ -322,12 +347,20 @@ def _expect(v: np.ndarray, kmin: int, big_h: float, k0: int, m: np.ndarray, m_no
     top = kmin + n - 1
     if hi_ext > top:
         k = np.arange(max(top + 1, lo_ext), hi_ext + 1)
-        ext[k - lo_ext] = np.clip(-np.expm1(-k * big_h), 0.0, 1.0)
+        ext[k - lo_ext] = _terminal(k, ratio, h)
     out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
     # the proven entrywise bound of an FFT convolution (numerics.fft_rounding; norms rounded up, m >= 0)
     grow = 1.0 + 2.0 * (len(ext) + len(m)) * 2.0 ** -53
-    return out - convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
-                                         m_norm * grow, float(m.sum()) * grow)
+    return down(out - convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
+                                              m_norm * grow, float(m.sum()) * grow))
+
+
+def grid_eps(ks, ratio: int, h: float, side: int) -> np.ndarray:
+    """Floats on the ``side`` (-1: below, +1: above) of the exact coarse-grid losses ks * ratio * h (one
+    correctly rounded product of the integer ks * ratio by h, moved one ulp): what the programme's values
+    are proven at is the exact grid point, and a lower end must not be reported above it."""
+    x = np.asarray(ks, dtype=np.int64) * ratio * h
+    return down(x) if side < 0 else up(x)
 
 
 def block_lengths(steps: int, blocks: int, adaptive_share: float = 1.0) -> list[int]:
@@ -365,20 +398,19 @@ def adaptive_lower_profile(lows: dict, steps: int, h: float, eps_range: tuple[fl
     sd = math.sqrt(steps * max(_variance(s, h) for s in lows.values()))
     kmin = math.floor((-eps_range[1] - 6.0 * sd - 0.5) / big_h)
     kmax = math.ceil(top / big_h)
-    x = np.arange(kmin, kmax + 1) * big_h
-    v = np.clip(-np.expm1(-np.maximum(x, 0.0)), 0.0, 1.0)
+    v = _terminal(np.arange(kmin, kmax + 1), ratio, h)
     chosen = {a: 0 for a in actions}
     k_read = min(max(int(round(-0.5 * (eps_range[0] + eps_range[1]) / big_h)) - kmin, 0), len(v) - 1)
     for length in reversed(lengths):
         vals = []
         for a in actions:
             k0, m, wrap, m_norm = blocks_of[a].lower(length)
-            vals.append(_expect(v, kmin, big_h, k0, m, m_norm) - wrap)
+            vals.append(down(_expect(v, kmin, ratio, h, k0, m, m_norm) - wrap))
         vals = np.array(vals)
         chosen[actions[int(np.argmax(vals[:, k_read]))]] += 1
         v = np.clip(vals.max(axis=0), 0.0, 1.0)
     ks = np.arange(math.ceil(-eps_range[1] / big_h), math.floor(-eps_range[0] / big_h) + 1)
-    return -ks * big_h, v[ks - kmin], chosen
+    return grid_eps(-ks, ratio, h, -1), v[ks - kmin], chosen
 
 
 def _variance(step: GridPLD, h: float) -> float:
@@ -392,8 +424,20 @@ def _variance(step: GridPLD, h: float) -> float:
 # the accountant
 # --------------------------------------------------------------------------------------------------
 
+def _fraction_bounds(g) -> tuple:
+    """``g`` as (lo, hi): a float is exact, a pair is already its bounds."""
+    return (g, g) if isinstance(g, (int, float)) else tuple(g)
+
+
 def _check(g, sigma, steps):
-    return check_q(g, "g"), check_sigma(sigma), check_steps(steps)
+    """(g as floats (lo, hi), sigma, steps); ``g`` a float (exact) or floats lo <= g <= hi (the b/n of a
+    fixed-size phase, Phase.q_bounds): the dominating grids take hi, the realizable ones lo (a larger
+    fraction dominates a smaller one in every action: resample from N(0) with probability 1 - lo/hi)."""
+    lo, hi = _fraction_bounds(g)
+    lo, hi = check_q(lo, "g"), check_q(hi, "g")
+    if lo > hi:
+        raise InvalidParameter(f"g bounds must satisfy lo <= hi, got {g!r}")
+    return (lo, hi), check_sigma(sigma), check_steps(steps)
 
 
 class _Grids:
@@ -403,13 +447,15 @@ class _Grids:
     above -> +infinity, which counts fully in delta) and Chernoff mass outside each FFT window.
     """
 
-    def __init__(self, g: float, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
+    def __init__(self, g, sigma: float, steps: int, h: float, tail: float, actions=("PQ", "QP")):
+        g = _fraction_bounds(g)
         self.g, self.sigma, self.steps, self.h, self.tail = g, sigma, steps, h, tail
         per_step = tail / steps
         self.actions = tuple(actions)
-        self.low = {a: discretise_optimistic(step_pair(a, g, sigma), h, per_step)
+        g_lo, g_hi = g  # realizable grids at the fraction rounded down, dominating ones rounded up (_check)
+        self.low = {a: discretise_optimistic(step_pair(a, g_lo, sigma), h, per_step)
                     for a in dict.fromkeys(("PQ",) + self.actions)}
-        self.high = {a: discretise_pessimistic(step_pair(a, g, sigma), h, per_step) for a in ("PQ", "QP")}
+        self.high = {a: discretise_pessimistic(step_pair(a, g_hi, sigma), h, per_step) for a in ("PQ", "QP")}
 
     def fixed_order(self, delta: float) -> tuple[float, float]:
         """Certified bracket of the best fixed order's epsilon (both orders composed ``steps`` times)."""
@@ -433,7 +479,7 @@ class _Grids:
         return _Chernoff(self.symmetrised_step(), self.h, self.tail).bound(self.steps, target, True, read)
 
 
-def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
+def choose_grid(g, sigma: float, steps: int, delta: float, rel_width: float) -> tuple[float, list]:
     r"""Grid step h at which the fixed order (P, Q) is expected to be certified to ``rel_width``.
 
     One probe at a coarse step h1 measures the width w1 of the (P, Q) bracket; the width falls roughly
@@ -441,7 +487,7 @@ def choose_grid(g: float, sigma: float, steps: int, delta: float, rel_width: flo
     :math:`h = h_1 (0.8\,\text{rel\_width} / w_1)^{1/1.9}`, within [h1/30, h1]. The bounds are valid at
     any h; h only sets their accuracy (the achieved width is reported).
     """
-    schedule = Schedule.constant(q=g, sigma=sigma / 2.0, steps=steps)
+    schedule = Schedule.constant(q=_fraction_bounds(g)[1], sigma=sigma / 2.0, steps=steps)
     # the old (first-order) width model: the adaptive grids' lower sides round atoms down (issue 33's mixed
     # lower grid is numerics.pld's only); the second-order model's coarser h made the (P, Q) lower end looser
     h1 = _initial_step(schedule, rel_width, delta, rounded_lower=True) / 2.0
@@ -463,7 +509,7 @@ def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks, max_re
     for _ in range(max_refinements + 1):
         ratio = _coarse_ratio(h, epsilon, rel_width, min(blocks, steps))
         if epsilon > 0:
-            h = epsilon / (ratio * math.ceil(epsilon / (ratio * h)))
+            h = _aligned_step(epsilon, ratio, h)
         grids = _Grids(g, sigma, steps, h, PLD_DELTA_TAIL, actions)
         target = {"epsilon": epsilon}
         low = _Chernoff(grids.low["PQ"], h, grids.tail).bound(steps, target, False,
@@ -475,6 +521,23 @@ def _delta_grids(g, sigma, steps, epsilon, rel_width, h, actions, blocks, max_re
         h *= min(max((0.2 * rel_width / width) ** (1 / 1.9), 0.1), 0.7)
     grids.fixed_delta = (low, up)
     return grids, ratio
+
+
+def _aligned_step(epsilon: float, ratio: int, h: float) -> float:
+    """A step near ``h`` with m ratio h >= epsilon exactly (rational arithmetic) for m = ceil(eps / (ratio h)),
+    at most a few ulps above the float epsilon / (ratio m): then epsilon's grid point is m, not m + 1."""
+    from fractions import Fraction
+    m = math.ceil(epsilon / (ratio * h))
+    h = epsilon / (ratio * m)
+    while Fraction(h) * (ratio * m) < Fraction(epsilon):
+        h = math.nextafter(h, math.inf)
+    return h
+
+
+def _index_at_or_above(epsilon: float, ratio: int, h: float) -> int:
+    """The least integer k with k ratio h >= epsilon, decided in exact rational arithmetic."""
+    from fractions import Fraction
+    return math.ceil(Fraction(epsilon) / (ratio * Fraction(h)))
 
 
 def _coarse_ratio(h: float, eps: float, rel_width: float, blocks: int) -> int:
@@ -539,8 +602,7 @@ def adaptive_replace_one_delta(*, g: float, sigma: float, steps: int, epsilon: f
     h = grids.h
     upper = grids.symmetrised({"epsilon": epsilon}, lambda c: _delta_upper(c, epsilon))
     big_h = ratio * h
-    k = round(epsilon / big_h)
-    k += 1 if k * big_h < epsilon else 0  # delta is nonincreasing: read it at a grid point >= epsilon
+    k = _index_at_or_above(epsilon, ratio, h)  # delta is nonincreasing: read it at a grid point >= epsilon
     lows = {a: grids.low[a] for a in grids.actions}
     _, dl, chosen = adaptive_lower_profile(lows, steps, h, ((k - 0.5) * big_h, (k + 0.5) * big_h),
                                            ratio=ratio, blocks=blocks, adaptive_share=adaptive_share,

@@ -34,6 +34,9 @@ translation and (F1) with :math:`\|v_x - v_y\| \le 2` the step is dominated by
 the same in every step (the larger data set is the mixture side), so each order composes separately
 and the larger epsilon is reported. *A is realizable*: all records of D' at :math:`-e`, x at :math:`+e`,
 so :math:`v_x - v_y = 2e` always: the bounds are tight up to the grid (width ``rel_width``).
+The fraction g = b/n is a float that rounds either way (64/60000 up, 3/7 down): the upper grids take it
+rounded up and the lower ones rounded down (Phase.q_bounds), since a larger fraction dominates a smaller
+one in either order (resample the output from N(0) with probability 1 - g'/g: a post-processing).
 
 *Replace-one.* Dong, Roth & Su 2022 (JRSS-B, arXiv:1905.02383), Theorem 4.2 (the subsampling
 theorem, neighbours differ by one replaced record): if M is f-DP on data sets of size b then
@@ -259,9 +262,12 @@ def _located(pair):
     return None if isinstance(pair, MixturePair) else _LOCATION
 
 
-def _tight(pair, steps, scale, floor=None) -> StepModel:
+def _tight(pair, steps, scale, floor=None, realizable=None) -> StepModel:
+    """Upper grid of ``pair``, lower grid of ``realizable`` (default ``pair``): the same pair but for its
+    sampling fraction, rounded up in ``pair`` and down in ``realizable`` (Phase.q_bounds)."""
+    low = pair if realizable is None else realizable
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
-                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor, _unbounded(_located(pair)))
+                     lambda h, t: _lower_grid(low, h, t), steps, scale, None, floor, _unbounded(_located(pair)))
 
 
 def _floor(phase: Phase):
@@ -276,9 +282,9 @@ def _scale(phase: Phase, shift: float):
 
 def add_remove_models(phase: Phase, shift: float) -> Dict[str, StepModel]:
     """Orders ``remove`` and ``add`` of a pair that is both dominating and realizable (module docstring)."""
-    w = phase.q
-    return {d: _tight(shift_pair(phase.noise, w, phase.sigma, shift, d), phase.steps, _scale(phase, shift),
-                      _floor(phase)) for d in ("remove", "add")}
+    lo, hi = phase.q_bounds  # b/n of a fixed-size phase is a rounded float: each side rounds its own way
+    return {d: _tight(shift_pair(phase.noise, hi, phase.sigma, shift, d), phase.steps, _scale(phase, shift),
+                      _floor(phase), shift_pair(phase.noise, lo, phase.sigma, shift, d)) for d in ("remove", "add")}
 
 
 def poisson_add_remove(phase: Phase) -> Dict[str, StepModel]:
@@ -302,9 +308,11 @@ def full_batch(phase: Phase, adjacency: str) -> Dict[str, StepModel]:
 
 def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
     """DRS Thm. 4.2 upper (symmetrised), fixed-order realizable lower (module docstring)."""
-    pair = shift_pair(phase.noise, phase.q, phase.sigma, 2.0, "remove")
+    lo, hi = phase.q_bounds
+    pair = shift_pair(phase.noise, hi, phase.sigma, 2.0, "remove")
+    realizable = shift_pair(phase.noise, lo, phase.sigma, 2.0, "remove")
     return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
-                                 lambda h, t: _lower_grid(pair, h, t),
+                                 lambda h, t: _lower_grid(realizable, h, t),
                                  phase.steps, _scale(phase, 2.0),
                                  lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase),
                                  _unbounded(_SYMMETRISED, _located(pair)))}

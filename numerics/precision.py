@@ -73,3 +73,8 @@ KNORM_ARB_PREC = 200
 #: so that a difference that cancels to about 0 (a threshold that gives nothing) is not recomputed in vain.
 KNORM_ARB_RTOL = 1e-12
 KNORM_ARB_ATOL = 1e-40
+
+#: working precision (bits) of the analytic Gaussian profile's Arb balls (numerics.analytic_gaussian); doubled
+#: while a ball is wider than ANALYTIC_ARB_RTOL of its value (the erfc difference cancels for small mu)
+ANALYTIC_ARB_PREC = 128
+ANALYTIC_ARB_RTOL = 1e-13

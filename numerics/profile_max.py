@@ -36,8 +36,8 @@ W, and :math:`\nu_\infty = \max(i_1, i_2)`; :math:`E_i = D_\nu - D_i`.
 * epsilon below W (every real one): below W the masses of :math:`\nu` and grid 2 agree and grid 1 has none,
   so :math:`E_2(\varepsilon) = G_2 - e^\varepsilon B_2` is linear in :math:`e^\varepsilon` and
   :math:`E_1(\varepsilon)` is a sum of nonnegative terms plus such a linear function; each linear function
-  is checked at :math:`e^\varepsilon \to 0` (a difference of total masses, ``math.fsum``) and at the lowest
-  grid point of W (the check above).
+  is checked at :math:`e^\varepsilon \to 0` (a difference of total masses from w0 up, w0 included,
+  ``math.fsum``) and at the lowest grid point of W (the check above).
 * between grid points: :math:`D_\nu` is linear in :math:`e^\varepsilon` on each cell and
   :math:`\max(D_1, D_2)` is convex in it (a maximum of convex functions), so the grid points suffice.
 
@@ -126,8 +126,9 @@ def dominate_max(g1: GridPLD, g2: GridPLD, candidate: GridPLD, h: float):
     d_nu = down(down(inf + s_nu[0]) + top_lo)  # a lower bound on D_nu(j), the part scaling raises
     e1 = down(down(down(inf - g1.inf_mass) + s_nu[0]) - s_1[1])  # grid 1's masses above W cancel
     e2 = down(down(down(down(inf - g2.inf_mass) + s_nu[0]) - s_2[1]) + top_lo)
-    # below W, against grid 2: E_2 is linear in e^eps; at e^eps -> 0 a difference of total masses above w0
-    above = slice(i0 + 1, None)
+    # below W, against grid 2: E_2 is linear in e^eps; at e^eps -> 0 a difference of total masses from w0 up
+    # (w0 included: below w0 h its mass counts; audit A29F found it left out)
+    above = slice(i0, None)
     g0_2 = _fsum_bounds([nu[above], -m2[above], [inf, -g2.inf_mass]])[0]
     nu_tot = _fsum_bounds([nu[above], [inf]])[0]
     # below W, against grid 1 (no mass there): D_nu >= T_nu - e^eps B_nu (every term added is <= 0) and

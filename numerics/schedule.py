@@ -154,6 +154,21 @@ class Phase:
         return cls(1.0, sigma, steps, "full-batch", noise, None, None, dimension)
 
     @property
+    def q_bounds(self) -> Tuple[float, float]:
+        """Floats lo <= the exact sampling fraction <= hi: (q, q) for Poisson and full batches (q is what
+        was given), b/n rounded each way for the batch samplings, whose ``q`` is the float b/n (about half
+        of all b/n round up: 64/60000 does). An accountant's dominating pair takes ``hi``, its realizable
+        pair ``lo`` (a subsampled pair with a larger fraction dominates one with a smaller: resample the
+        output from the base law with probability 1 - lo/hi, a post-processing; issue 29)."""
+        if self.batch_size is None or self.sampling in ("poisson", "full-batch"):
+            return self.q, self.q
+        from fractions import Fraction
+        exact, g = Fraction(self.batch_size, self.dataset_size), Fraction(self.q)
+        if g == exact or self.q == 1.0:
+            return self.q, self.q
+        return (self.q, math.nextafter(self.q, math.inf)) if g < exact else (math.nextafter(self.q, 0.0), self.q)
+
+    @property
     def kind(self) -> Tuple[str, str]:
         """(sampling, noise): with the adjacency, the key of numerics.accounting's dispatch table."""
         return self.sampling, self.noise

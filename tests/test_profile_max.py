@@ -103,3 +103,17 @@ def test_symmetrised_grid_dominates_both_order_grids_on_random_settings(seed):
         e = float(e)
         both = max(_exact_profile(pq, h, e), _exact_profile(qp, h, e))
         assert _exact_profile(s, h, e) >= both, (g, sigma, h, e)
+
+
+def test_mass_at_the_window_bottom_is_checked_below_the_window():
+    """Audit A29F: the check of E_2 at e^eps -> 0 summed the masses above the window's lowest point w0 and
+    left out w0 itself, so a candidate short of grid 2 at w0 passed unrepaired although its profile is below
+    grid 2's for every epsilon far below w0 h. Hand-made grids, h = 1: grid 1 = 0.5 at 1, grid 2 = 0.6 at
+    -1 and 0.4 at 0, W = [-1, 1]; the candidate has nothing at -1 (total 0.9 against grid 2's 1.0)."""
+    h = 1.0
+    g1 = GridPLD(1, np.array([0.5]), 0.0)
+    g2 = GridPLD(-1, np.array([0.6, 0.4]), 0.0)
+    candidate = GridPLD(-2, np.array([0.0, 0.0, 0.4, 0.5, 0.0]), 0.0)
+    s = profile_max.dominate_max(g1, g2, candidate, h)[0]
+    for eps in (-40.0, -5.0, -1.5):
+        assert _exact_profile(s, h, eps) >= _exact_profile(g2, h, eps), eps
