@@ -64,8 +64,8 @@ import scipy.signal
 import scipy.special
 
 from .errors import InvalidParameter, check_delta, check_epsilon
-from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments,  # noqa: F401 (re-exported)
-                          _window_side, compose, fold)
+from .pld_compose import (AccuracyNotReached, ComposedPLD, CrossedBracket, GridPLD, _log_mgf, _moments,  # noqa: F401
+                          _window_side, compose, fold, inf_mass_upper)
 from .fft_rounding import U
 from . import pld_onestep
 from .pld_pairs import MixturePair
@@ -321,8 +321,7 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
     chernoff = None
     if tilt is None or swamped is not None:
-        log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
-        wrap = 3.0 * tail - math.expm1(log_survive)
+        wrap = 3.0 * tail + inf_mass_upper(upper)
         plain_upper = compose(upper, h, tail, window=window, wrap_mass=wrap)
         limit = getattr(swamped, "share_limit", None) if tilt is not None else None
         if limit is not None and "delta" in tilt:
@@ -484,7 +483,7 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
         if crossed or low > up:
             # every rounding is bounded, so a crossing is a defect: refuse, per direction (the maximum
             # over directions could hide one), with no tolerance
-            raise AccuracyNotReached(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
+            raise CrossedBracket(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
                                      f"h={h:.3g}, directions {crossed or list(current)}): not certified")
         width = (up - low) / up if up > 0 else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,

@@ -64,3 +64,24 @@ def test_delta_and_epsilon_read_off_random_pmfs(seed):
             assert _exact_delta(c, up_eps) <= target
         if low_eps > 0:
             assert _exact_delta(c, low_eps) >= target
+
+
+def test_inf_mass_is_rounded_up():
+    """The +inf mass 1 - prod (1 - p_i)^{T_i} of a composition is at or above its exact value."""
+    from numerics.pld_compose import GridPLD, inf_mass_upper
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        steps = [(GridPLD(0, np.array([1.0]), float(10.0 ** rng.uniform(-17, -2))), int(rng.integers(1, 10 ** 6)))
+                 for _ in range(int(rng.integers(1, 4)))]
+        with mpmath.workprec(200):
+            exact = 1 - mpmath.fprod((1 - mpmath.mpf(s.inf_mass)) ** t for s, t in steps)
+        assert inf_mass_upper(steps) >= exact
+
+
+def test_a_crossing_is_never_reported_as_the_best_bracket_seen():
+    """pld_general._best_seen returns the best earlier bracket when a finer grid cannot reach the width,
+    but a crossing (pld.CrossedBracket) is a defect: it is raised, not papered over by a coarser grid."""
+    from numerics import pld_general
+    seen = {"remove": (1.0, 2.0)}
+    with pytest.raises(pld.CrossedBracket):
+        pld_general._best_seen(seen, ["remove"], pld.CrossedBracket("crossed"), lambda lo, hi: None)
