@@ -408,6 +408,12 @@ def _mechanism_fields(template: Phase) -> dict:
     return {k: getattr(template, k) for k in ("sampling", "noise", "batch_size", "dataset_size", "dimension")}
 
 
+def _upper_word(b) -> str:
+    """'certified epsilon_upper', or 'epsilon_upper (not certified: ...)' when the bracket's flag is false
+    (a rounding not bounded, numerics.pld_general._label): calibration never claims more than its bracket."""
+    return "certified epsilon_upper" if b.certified else "epsilon_upper (not certified: see the note)"
+
+
 def cmd_calibrate_sigma(args) -> dict:
     template = _template(args, 1.0)
     steps, rule = _steps_of(args, template)
@@ -422,7 +428,7 @@ def cmd_calibrate_sigma(args) -> dict:
     out = {"sigma": sigma, "steps": steps, "delta": delta, "epsilon": epsilon, "method": b.method,
            "epsilon_upper": b.epsilon_upper, "epsilon_lower": b.epsilon_lower, "slack": slack,
            "certified": b.certified, **mechanism_json(schedule, rule)}
-    text = (f"sigma={sigma:.6g}  (smallest noise multiplier, to a factor 1e-4, whose certified epsilon_upper <= "
+    text = (f"sigma={sigma:.6g}  (smallest noise multiplier, to a factor 1e-4, whose {_upper_word(b)} <= "
             f"{epsilon:g} at delta={delta:g})\n"
             f"         at sigma={sigma:.6g}: epsilon_upper={b.epsilon_upper:.6g} (slack {slack:.3g} below the "
             f"target), epsilon_lower={b.epsilon_lower:.6g} ({b.method})" + _note_lines(b)
@@ -443,13 +449,15 @@ def cmd_critical_steps(args) -> dict:
     out = {"steps": steps, "steps_exceeding": got["steps_exceeding"], "epochs": steps / per, "epochs_rule": rule,
            "delta": delta, "epsilon": epsilon, **mechanism_json(schedule)}
     if b is not None:
-        out.update(epsilon_upper=b.epsilon_upper, slack=epsilon - b.epsilon_upper, method=b.method)
-    exceeding = (f"; at {got['steps_exceeding']} steps the certified epsilon_lower exceeds it"
+        out.update(epsilon_upper=b.epsilon_upper, slack=epsilon - b.epsilon_upper, method=b.method,
+                   certified=b.certified)
+    word = "certified " if b is None or b.certified else ""
+    exceeding = (f"; at {got['steps_exceeding']} steps the {word}epsilon_lower exceeds it"
                  if got["steps_exceeding"] else "")
     at = (f"\n         at {steps} steps: epsilon_upper={b.epsilon_upper:.6g} (slack {epsilon - b.epsilon_upper:.3g}), "
           f"{steps / per:.4g} epochs [{rule}]") if b is not None else "\n         not even one step meets the target"
-    text = (f"steps={steps}  (largest number of steps whose certified epsilon_upper <= {epsilon:g} at "
-            f"delta={delta:g}{exceeding})" + at
+    text = (f"steps={steps}  (largest number of steps whose {word}epsilon_upper <= {epsilon:g} at "
+            f"delta={delta:g}{exceeding})" + at + (_note_lines(b) if b is not None and not b.certified else "")
             + f"\nmechanism: {mechanism_text(schedule).replace(f', {max(steps, 1)} steps', '')}; delta={delta:g}")
     return {"json": out, "text": text}
 

@@ -60,11 +60,12 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.signal
 import scipy.special
 
 from .errors import InvalidParameter, check_delta, check_epsilon
-from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments,  # noqa: F401 (re-exported)
-                          _window_side, compose, fold)
+from .pld_compose import (AccuracyNotReached, ComposedPLD, CrossedBracket, GridPLD, _log_mgf, _moments,  # noqa: F401
+                          _window_side, compose, fold, inf_mass_upper)
 from .fft_rounding import U
 from . import pld_onestep
 from .pld_pairs import MixturePair
@@ -177,39 +178,53 @@ def discretise_optimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
 # --------------------------------------------------------------------------------------------------
 
 def _tail_sums(c: ComposedPLD, pmf: np.ndarray, upper: bool):
-    """For every grid index K: x_K, A_K = sum_{j>K} m_j and D_K = delta(x_K) = A_K - B_K with
-    B_K = sum_{j>K} m_j e^{x_K - x_j}, D_K moved by its rounding bound towards ``upper``'s side.
+    """For every grid index K: x_K, A_K = sum_{j>K} m_j and D_K = delta(K h) = A_K - B_K with
+    B_K = sum_{j>K} m_j e^{-(j-K) h}, D_K moved by its rounding bound towards ``upper``'s side.
 
-    B is accumulated in log space, log sum_{j>K} m_j e^{-x_j} by ``np.logaddexp.accumulate``, so that
-    windows wider than 700 nats (epsilon in the thousands) stay exact. Rounding (u = 2^-53, n entries):
-    a sequential sum of nonnegative terms has relative error at most n u; each logaddexp step at most
-    3u of its partial sum, the final exp u |x + log s| + 2u; so |D~_K - D_K| <= err_K (below).
+    B is the first-order recurrence C_K = m_K + r C_{K+1}, B_K = r C_{K+1}, r = e^{-h} < 1, run by
+    ``scipy.signal.lfilter`` (no overflow at any epsilon: B_K <= A_K <= 1, and no float x_j enters it, so
+    D_K is delta at the exact grid loss K h). Rounding (u = 2^-53, n entries): a sequential sum of
+    nonnegative terms has relative error at most gamma_n; each recurrence step is x + r y, two correctly
+    rounded operations (in any order), r = fl(e^{-h}) is within 2u of e^{-h} relative (libm exp: at most
+    1 ulp), so its powers up to n within 2nu, and B_K = r C_{K+1} is within gamma_{4n+4} relative
+    (:func:`_b_gamma`), plus an absolute 2^-1074 per operation
+    for underflow; the difference A - B adds u (a + b). Until issue 29's audit (A29C) B was a
+    ``logaddexp.accumulate`` in log space whose per-step rounding is u |log s|, not the 3u the bound
+    assumed: at epsilon 1000 with 10^5 tiny increments the lower D came out 9.5e-6 relative above the
+    exact one (tests/test_pld_readoff.py).
     """
     n = len(pmf)
     x = (c.k0 + np.arange(n)) * c.h
     a = np.concatenate([np.cumsum(pmf[::-1])[::-1][1:], [0.0]])
-    with np.errstate(divide="ignore"):
-        log_terms = np.log(pmf) - x
-    log_s = np.concatenate([np.logaddexp.accumulate(log_terms[::-1])[::-1][1:], [-np.inf]])
-    top = np.minimum(x + log_s, 0.0)
-    b = np.exp(top)  # m_j e^{x_K - x_j} <= m_j, so b <= a <= 1
-    with np.errstate(invalid="ignore"):
-        err = 1.01 * (n * U * a + b * (3.0 * n * U + U * (np.abs(x) + np.abs(np.nan_to_num(log_s))) + 2.0 * U)
-                      + U * (a + b))
+    r = math.exp(-c.h)
+    carry = scipy.signal.lfilter([1.0], [1.0, -r], pmf[::-1])[::-1]  # C_K = m_K + r C_{K+1}
+    b = np.concatenate([r * carry[1:], [0.0]])
+    gamma = _b_gamma(n)
+    err = 1.01 * n * U * a + gamma * b + U * (a + b) + 4.0 * n * 2.0 ** -1074
     d = np.maximum(a - b + err, 0.0) if upper else np.maximum(a - b - err, 0.0)
     return x, a, b, d
 
 
+def _b_gamma(n: int) -> float:
+    """Relative rounding bound of every B_K of :func:`_tail_sums` over n entries (gamma_{4n+4}, 1 % spare)."""
+    return 1.01 * (4 * n + 4) * U
+
+
 def _delta_at(c: ComposedPLD, pmf: np.ndarray, eps: float, upper: bool | None = None) -> float:
     """sum over x_j > eps of m_j (1 - e^{eps - x_j}); with ``upper`` True/False, rounded outward by the
-    bound of numpy's pairwise sum and of each term, (ceil(log2 n) + 14) u relative."""
+    bound of numpy's pairwise sum and of each term, (ceil(log2 n) + 14) u relative, and by the float
+    grid losses' own error: x_j is within u |x_j| of (k0 + j) h and each term moves by at most that
+    much per unit mass (its slope e^{eps - x} <= 1; a term the float puts on the other side of eps is
+    at most that too), so u max |x| times the mass above eps - 2 u max |x| is added (subtracted)."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
     above = x > eps
     out = float(np.sum(pmf[above] * -np.expm1(eps - x[above])))
     if upper is None:
         return out
     rel = (math.ceil(math.log2(max(len(pmf), 2))) + 14) * U
-    return out * (1.0 + rel) if upper else out * (1.0 - rel)
+    x_err = U * max(abs(float(x[0])), abs(float(x[-1]))) if len(x) else 0.0
+    shift = x_err * float(np.sum(pmf[x > eps - 2.0 * x_err])) * (1.0 + rel)
+    return out * (1.0 + rel) + shift if upper else max(out * (1.0 - rel) - shift, 0.0)
 
 
 def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float, upper: bool) -> float:
@@ -230,19 +245,23 @@ def _eps_at(c: ComposedPLD, pmf: np.ndarray, delta: float, upper: bool) -> float
     a_k, b_k = a[idx - 1], b[idx - 1]
     lo_x, hi_x = float(x[idx - 1]), float(x[idx])
     if b_k <= 0.0 or a_k <= delta:  # flat there, or the rounding leaves no room: the grid point
-        return max(hi_x if upper else lo_x, 0.0)
+        return max(float(np.nextafter(hi_x, np.inf)) if upper else float(np.nextafter(lo_x, -np.inf)), 0.0)
     n = len(pmf)
-    # relative rounding of a_k - delta and of b_k (as in _tail_sums), as absolute errors of their logs
-    slack = ((1.01 * n * U * a_k + 2.0 * U * (a_k + delta)) / (a_k - delta) + 3.2 * n * U
+    # relative rounding of a_k - delta and of b_k (as in _tail_sums), as absolute errors of their logs;
+    # lo_x is the float of (k0 + idx - 1) h, within u |lo_x| of the exact grid loss
+    slack = ((1.01 * n * U * a_k + 2.0 * U * (a_k + delta)) / (a_k - delta) + 1.01 * _b_gamma(n)
              + U * (abs(lo_x) + 2.0) + 8.0 * U)
     eps = math.log(a_k - delta) - math.log(b_k) + lo_x
     eps = eps + slack + 4.0 * U * abs(eps) if upper else eps - slack - 4.0 * U * abs(eps)
+    # the float grid losses are within half an ulp of the exact ones: clamp to them moved outward
+    lo_x, hi_x = float(np.nextafter(lo_x, -np.inf)), float(np.nextafter(hi_x, np.inf))
     return max(min(max(eps, lo_x), hi_x), 0.0)
 
 
 def _solve_between(c, pmf, delta, upper: bool = True):
     """Below the window: every grid atom is above eps, delta(eps) = M - e^eps W, solved in closed form
-    (rounded outward: pairwise sums and logsumexp to (log2 n + 14) u relative, logs to 4u)."""
+    (rounded outward: pairwise sums and logsumexp to (log2 n + 14) u relative, logs to 4u, the float grid
+    losses to u max |x|)."""
     x = (c.k0 + np.arange(len(pmf))) * c.h
     rel = (math.ceil(math.log2(max(len(pmf), 2))) + 14) * U
     m = pmf.sum() * ((1.0 + rel) if upper else (1.0 - rel))
@@ -252,7 +271,10 @@ def _solve_between(c, pmf, delta, upper: bool = True):
     with np.errstate(divide="ignore"):
         log_w = float(scipy.special.logsumexp(np.log(pmf) - x))
     eps = math.log(m - delta) - log_w
-    slack = 2.0 * U * (m + delta) / (m - delta) + rel * (1.0 + abs(log_w)) + 8.0 * U * (1.0 + abs(eps))
+    # the float x_j are within u max|x| of the exact grid losses: log W moves by at most that much
+    x_err = U * max(abs(float(x[0])), abs(float(x[-1])))
+    slack = (2.0 * U * (m + delta) / (m - delta) + rel * (1.0 + abs(log_w)) + 8.0 * U * (1.0 + abs(eps))
+             + 1.01 * x_err)
     return eps + slack if upper else eps - slack
 
 
@@ -299,8 +321,7 @@ def _compose_direction(schedule: Schedule, direction: str, h: float, tail: float
     window = (_window_side(lower, h, tail, -1), _window_side(upper, h, tail, +1))
     chernoff = None
     if tilt is None or swamped is not None:
-        log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in upper)
-        wrap = 3.0 * tail - math.expm1(log_survive)
+        wrap = 3.0 * tail + inf_mass_upper(upper)
         plain_upper = compose(upper, h, tail, window=window, wrap_mass=wrap)
         limit = getattr(swamped, "share_limit", None) if tilt is not None else None
         if limit is not None and "delta" in tilt:
@@ -462,7 +483,7 @@ def _refine(bracket_of, directions, rel_width: float, max_refinements: int, h0: 
         if crossed or low > up:
             # every rounding is bounded, so a crossing is a defect: refuse, per direction (the maximum
             # over directions could hide one), with no tolerance
-            raise AccuracyNotReached(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
+            raise CrossedBracket(f"the certified sides crossed (lower {low:.6g} > upper {up:.6g} at "
                                      f"h={h:.3g}, directions {crossed or list(current)}): not certified")
         width = (up - low) / up if up > 0 else 0.0
         history.append({"h": h, "lower": low, "upper": up, "relative_width": width,

@@ -14,11 +14,17 @@ import numpy as np
 import scipy.fft
 
 from .fft_rounding import SpectralPower
+from .fft_rounding import U
 from .precision import PLD_MAX_GRID_POINTS
 
 
 class AccuracyNotReached(RuntimeError):
     """The requested relative width cannot be certified within the grid budget."""
+
+
+class CrossedBracket(AccuracyNotReached):
+    """A certified lower side came out above its upper side: with every rounding bounded this is a defect,
+    so no bracket of the same run (not even one of a coarser grid) is reported (numerics.pld._refine)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,39 @@ def _log_mgf(step: GridPLD, h: float, lam: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log_mgf_error(step: GridPLD, h: float, lam: np.ndarray) -> np.ndarray:
+    r"""A bound on the absolute rounding error of :func:`_log_mgf` at each lam (issue 29 audit, A29C).
+
+    With M = max |log p_j| + |lam| max |x_j| over the n positive entries, each exponent log p + lam x is
+    within 3uM (log and exp to 1 ulp, 2u, as numpy's accuracy tests hold them; x = (k0 + j) h, its product
+    by lam and the sum one rounding each), the shift by the maximum within 2uM, the sum of the n exps
+    within gamma_n + 2u relative and the final log and sum within 2u + u |K|; so the error is at most
+    (6M + n + 8 + |K|) u, and 64 u more covers a PMF coarsened by summing up to 64 entries per bin
+    (numerics.pld_tilted.coarse). A Chernoff bound computed with K plus this error is a proven bound."""
+    pos = step.pmf > 0
+    if not pos.any():
+        return np.zeros(len(lam))
+    x = (step.k0 + np.nonzero(pos)[0]) * h
+    big = float(np.max(np.abs(np.log(step.pmf[pos])))) + np.abs(lam) * max(abs(float(x[0])), abs(float(x[-1])))
+    return 1.01 * (6.0 * big + int(pos.sum()) + 8.0 + 64.0) * U
+
+
+def _log_mgf_upper(steps, h: float, lam: np.ndarray) -> np.ndarray:
+    """sum_i T_i K_i(lam) plus its rounding bound (:func:`_log_mgf_error`, and (m + 1) u |T_i K_i| for the
+    products and the sum over m phases): at or above the exact log-MGF of the composition."""
+    terms = [t * _log_mgf(s, h, lam) for s, t in steps]
+    err = sum(t * _log_mgf_error(s, h, lam) for s, t in steps)
+    return sum(terms) + err + 1.01 * (len(steps) + 1) * U * sum(np.abs(k) for k in terms)
+
+
+def inf_mass_upper(steps) -> float:
+    """1 - prod_i (1 - p_i,inf)^{T_i} rounded up: log1p to 1 ulp (2u), the products by T_i and the sum over
+    m phases one rounding each, so log_survive is within 2(m + 2)u of its magnitude; it is moved that much
+    towards 0 before -expm1 (1 ulp, covered by a final 4u). A larger +inf mass only raises delta."""
+    log_survive = sum(t * math.log1p(-s.inf_mass) for s, t in steps)
+    return -math.expm1(log_survive * (1.0 + 1.01 * 2.0 * (len(steps) + 2) * U)) * (1.0 + 4.0 * U)
+
+
 def _moments(step: GridPLD, h: float) -> tuple[float, float]:
     x = (step.k0 + np.arange(len(step.pmf))) * h
     m = step.pmf.sum()
@@ -71,16 +110,20 @@ def _window_side(steps, h: float, tail: float, sign: int) -> int:
 
     Chernoff: P(S >= A) <= exp(sum_i T_i K_i(lam) - lam A) for every lam > 0 (and the mirror image
     below), with K_i the log-MGF of the grid PMF of step i; the best of a few lam around the Gaussian
-    optimum sqrt(2 log(1/tail)) / sd(S), and far below it, is used. Any lam gives a valid bound.
+    optimum sqrt(2 log(1/tail)) / sd(S), and far below it, is used. Any lam gives a valid bound; K is
+    taken with its rounding bound (:func:`_log_mgf_upper`) and the quotient moved 4u outward before the
+    ceiling (floor), so the returned side is proven (issue 29 audit, A29C).
     """
     var = sum(t * _moments(s, h)[1] for s, t in steps)
     star = math.sqrt(2.0 * math.log(1.0 / tail) / max(var, 1e-300))
     # heavy right tails (small q, small sigma) need much smaller lam than the Gaussian optimum
     lam = np.geomspace(max(star * 1e-3, 0.05), 2.0 * star, 20) if star > 0.1 else np.geomspace(star / 8, 2 * star, 8)
-    k = sum(t * _log_mgf(s, h, sign * lam) for s, t in steps)
+    k = _log_mgf_upper(steps, h, sign * lam)
     if sign > 0:
-        return math.ceil(np.min((k - math.log(tail)) / lam) / h)
-    return math.floor(np.max((math.log(tail) - k) / lam) / h)
+        side = float(np.min((k - math.log(tail)) / lam)) / h
+        return math.ceil(side + 4.0 * U * abs(side))
+    side = float(np.max((math.log(tail) - k) / lam)) / h
+    return math.floor(side - 4.0 * U * abs(side))
 
 
 def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS,
@@ -99,13 +142,11 @@ def compose(steps, h: float, tail: float, max_points: int = PLD_MAX_GRID_POINTS,
         raise AccuracyNotReached(f"the composed PLD needs {n} grid points at step h={h:.3g}; "
                                  f"the budget is {max_points} (PLD_MAX_GRID_POINTS)")
     power = SpectralPower(n)
-    log_survive = 0.0
     for step, count in steps:
         power.add(fold(step, n), count, fold=-(-len(step.pmf) // n))
-        log_survive += count * math.log1p(-step.inf_mass)
     total, noise = power.finish()
     # noise: the proven bound on every entry's rounding error (numerics.fft_rounding)
-    return ComposedPLD(lo, np.roll(total, -(lo % n)), h, -math.expm1(log_survive), wrap_mass, noise)
+    return ComposedPLD(lo, np.roll(total, -(lo % n)), h, inf_mass_upper(steps), wrap_mass, noise)
 
 
 def fold(step: GridPLD, n: int, weights: np.ndarray | None = None) -> np.ndarray:

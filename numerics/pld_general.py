@@ -158,8 +158,8 @@ def _remember(seen: dict, order: str, low: float, up: float, h: float) -> None:
 
 def _best_seen(seen: dict, orders, exc, make):
     """When the requested width is out of reach, the best certified bracket seen, with the reason."""
-    if set(seen) != set(orders):
-        raise exc
+    if set(seen) != set(orders) or isinstance(exc, pld.CrossedBracket):
+        raise exc  # a crossing in a finer grid is a defect: the coarser grids' brackets are not reported
     low, up = max(v[0] for v in seen.values()), max(v[1] for v in seen.values())
     if not (math.isfinite(up) and low <= up) or any(v[0] > v[1] for v in seen.values()):
         raise exc  # a crossing across grids, in any order, is a defect too: never reported

@@ -38,7 +38,11 @@ Soundness of what is returned (the same sides as numerics.pld):
   most :math:`\Delta_j = 2u(m+1)\sum_i T_i|\log M_i| + 3u|\lambda x_j| + u|\text{exponent}|` (m phases),
   so each scale factor is within :math:`e^{\pm(\Delta_j + 2u)}`, applied in the safe direction;
   (iv) the sum of the kept lower masses (the floor atom of the upper PMF) is rounded up by
-  :math:`(\lceil\log_2 n\rceil + 10)u` relative (numpy's pairwise summation).
+  :math:`(\lceil\log_2 n\rceil + 10)u` relative (numpy's pairwise summation), the finite mass
+  :math:`\prod_i (1 - p_{i,\infty})^{T_i}` is rounded up through its log, and the difference one ulp up;
+  (v) each kept mass is a sum (difference) and two products, moved 4u to its safe side (A29C: these
+  three roundings were not counted); the Chernoff exponents of the window and of the wrap-around
+  allowance carry the proven rounding bound of the log-MGF (numerics.pld_compose._log_mgf_error).
 """
 from __future__ import annotations
 
@@ -49,25 +53,32 @@ import scipy.fft
 from scipy.special import logsumexp
 
 from .fft_rounding import U, SpectralPower
-from .pld_compose import AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _moments, _window_side
+from .pld_compose import (AccuracyNotReached, ComposedPLD, GridPLD, _log_mgf, _log_mgf_upper, _moments,
+                          _window_side, inf_mass_upper)
 from .precision import PLD_MAX_GRID_POINTS
 
 
 def _contamination_lams(steps, h: float, lam: float):
-    """(lam' grid above lam, K(lam') summed over the steps): computed once per composition."""
+    """(lam' grid above lam, K(lam') summed over the steps with its rounding bound,
+    pld_compose._log_mgf_upper): computed once per composition."""
     lams = lam * np.geomspace(1.01, 30.0, 60)
-    return lams, sum(t * _log_mgf(s, h, lams) for s, t in steps)
+    return lams, _log_mgf_upper(steps, h, lams)
 
 
 def _contamination(lam: float, lams_k, level: float, shift: float) -> float:
     """Bound on sum_{m >= 1} e^{lam m shift} P(S >= level + (m - 1) shift) (what wraps m times around a
     cyclic window of length ``shift`` onto losses >= level - shift): for every lam' > lam each term is
     at most e^{lam shift + K(lam') - lam' level} e^{-(m-1)(lam' - lam) shift}, a geometric series;
-    ``lams_k`` = :func:`_contamination_lams`."""
+    ``lams_k`` = :func:`_contamination_lams`. The exponent is moved up by its rounding bound (each of its
+    terms within 2u, expm1 and log to 1 ulp, its four-term sum 3u) and the exp by 1 ulp; not capped at 1
+    (a wrapped mass is multiplied by e^{lam m shift}, so the allowance may exceed 1: then it says so)."""
     lams, k = lams_k
     with np.errstate(divide="ignore"):
         log_series = -np.log(-np.expm1(-(lams - lam) * shift))
-    return math.exp(min(float(np.min(lam * shift + k - lams * level + log_series)), 0.0))
+    parts = (lam * shift, k, lams * level, log_series)
+    exponent = parts[0] + parts[1] - parts[2] + parts[3]
+    exponent = exponent + 6.0 * U * sum(np.abs(p) for p in parts) + 4.0 * U
+    return math.exp(min(float(np.min(exponent)), 709.0)) * (1.0 + 4.0 * U)
 
 
 def chernoff_lambda(steps, h: float, delta: float) -> tuple[float, float]:
@@ -172,19 +183,21 @@ def compose_tilted(steps, h: float, tail: float, window: tuple[int, int], lam: f
     # (1 - eta)^-T <= 1 / (1 - T eta) (Bernoulli) and (1 + eta)^-T >= e^{-T eta}
     up_factor = np.exp(d_scale) / (1.0 - t_eta) if t_eta < 0.5 else np.full(len(d_scale), np.inf)
     low_factor = np.exp(-d_scale - t_eta)
-    up_keep = (total[keep] + noise) * scale * up_factor
-    low_keep = np.maximum(total[keep] - noise, 0.0) * scale * low_factor
-    finite = math.exp(log_survive)
+    # the sum (difference) and the two products round three times: 4u moves them to their safe sides
+    up_keep = (total[keep] + noise) * scale * up_factor * (1.0 + 4.0 * U)
+    low_keep = np.maximum(total[keep] - noise, 0.0) * scale * low_factor * (1.0 - 4.0 * U)
+    # (iv) the finite mass rounded up: log1p to 1 ulp, T log1p and the sum over m phases, then exp to 1 ulp
+    finite = min(math.exp(log_survive * (1.0 - 1.01 * (len(steps) + 3) * 2.0 * U)) * (1.0 + 4.0 * U), 1.0)
     if not keep.any():  # the floor is above the window: every finite loss rounds up to its top
         keep[-1] = True
         up_keep, low_keep = np.zeros(1), np.zeros(1)
     k_floor = int(np.argmax(keep))
     upper = np.array(up_keep)
     kept = float(low_keep.sum()) * (1.0 + (math.ceil(math.log2(max(n, 2))) + 10) * U)
-    upper[0] += max(finite - kept, 0.0)
+    upper[0] += float(np.nextafter(max(finite - kept, 0.0), np.inf))  # the subtraction rounded up
     contamination = _contamination(lam, lams_k, x_floor + n * h, n * h)
     wrap = 2.0 * tail + contamination
-    inf_mass = -math.expm1(log_survive)
+    inf_mass = inf_mass_upper(steps)
     k0 = lo + k_floor
     return (ComposedPLD(k0, upper, h, inf_mass, wrap, 0.0),
             ComposedPLD(k0, low_keep, h, inf_mass, wrap, 0.0))

@@ -282,3 +282,13 @@ def test_a_phase_may_name_its_fields_in_any_order(capsys):
     plain = _json(capsys, "epsilon", "--phase", "0.01,2,50", "--delta", "1e-5")
     named = _json(capsys, "epsilon", "--phase", "sigma=2,steps=50,q=0.01", "--delta", "1e-5")
     assert named["epsilon_upper"] == plain["epsilon_upper"] and named["schedule"] == plain["schedule"]
+
+
+def test_critical_steps_never_calls_an_uncertified_bracket_certified(capsys):
+    """A29C: Laplace noise is accounted with an unbounded rounding (certified false); critical-steps said
+    'certified epsilon_upper' anyway and its JSON had no flag."""
+    argv = ("critical-steps", "--sampling", "full-batch", "--noise", "laplace", "--sigma", "20", "--delta", "1e-5",
+            "--epsilon", "1")
+    assert _json(capsys, *argv)["certified"] is False
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "certified epsilon_upper" not in out and "not certified" in out
