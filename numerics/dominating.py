@@ -102,6 +102,16 @@ same pairs with Laplace components are dominating and realizable: Poisson add-re
 :math:`((1-q)L(0)+qL(1), L(0))` and its reverse (ZDW22 Sec. 5); fixed-size with shift 2; full batch
 :math:`(L(s), L(0))`, symmetric under the mirror z -> s - z.
 
+Weights in floating point (issue 29)
+------------------------------------
+The pairs are built with float weights (1 - q, binomial probabilities) that only steer the grids; each
+numerics.location_pairs pair also carries its exact weights as fractions (``exact_weights``; the binomial
+:math:`\pi_k = \binom{b}{k}(n-1)^{b-k}/n^b`), which every enclosure uses. The upper grids round up: the
+with-replacement weight :math:`\gamma = 1 - \pi_0` is replaced by the least float above it (a pair with a
+larger mixture weight :math:`\gamma' \ge \gamma` dominates: the kernel that keeps a point with probability
+:math:`\gamma/\gamma'` and else redraws it from F(0) maps :math:`A_{\gamma'}` to :math:`A_\gamma`), and
+:func:`mixture` takes upper ends of its weights and rounds every product and sum up.
+
 Full batch (q = 1)
 ------------------
 The Gaussian pair :math:`(N(s), N(0))`, s = 1 (add-remove) or 2 (replace-one), is exact and symmetric;
@@ -111,12 +121,14 @@ Gaussian, and these grids when full-batch phases are mixed with others.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Dict, List
 
 import numpy as np
 from scipy import stats
 
 from . import pld
+from .enclose import up
 from .errors import InvalidParameter
 from .location_pairs import LocationMixturePair
 from .pld_contraction import discretise_merged
@@ -200,14 +212,19 @@ def symmetrised(pair, h: float, tail: float) -> "pld.GridPLD":
 
 
 def mixture(parts, extra_inf: float = 0.0) -> "pld.GridPLD":
-    """The grid pair 'draw i with weight w_i, then pair i': PMFs and +infinity atoms mix linearly."""
+    """The grid pair 'draw i with weight w_i, then pair i': PMFs and +infinity atoms mix linearly.
+
+    An upper grid: the weights must be upper ends of the true ones (:func:`_float_above`), and every
+    product and sum is rounded up one ulp, so the result is pointwise at least the exact mixture (a larger
+    positive measure raises delta at every epsilon, under composition too)."""
     k0 = min(g.k0 for _, g in parts)
     k1 = max(g.k0 + len(g.pmf) for _, g in parts)
     pmf = np.zeros(k1 - k0)
     inf_mass = extra_inf
     for w, g in parts:
-        pmf[g.k0 - k0:g.k0 - k0 + len(g.pmf)] += w * g.pmf
-        inf_mass += w * g.inf_mass
+        sl = slice(g.k0 - k0, g.k0 - k0 + len(g.pmf))
+        pmf[sl] = up(pmf[sl] + up(w * g.pmf))
+        inf_mass = float(up(inf_mass + up(w * g.inf_mass)))
     return pld.GridPLD(k0, pmf, inf_mass)
 
 
@@ -221,19 +238,28 @@ def shift_pair(noise: str, weight: float, sigma: float, shift: float, direction:
     if noise == "gaussian":
         return MixturePair(weight, sigma / shift, direction)
     mix = ((1.0 - weight, 0.0), (weight, shift)) if weight < 1 else ((1.0, shift),)
+    exact = (1 - Fraction(weight), Fraction(weight)) if weight < 1 else (Fraction(1),)  # 1 - w rounds in floats
     if direction == "remove":
-        return LocationMixturePair("laplace", sigma, mix, ((1.0, 0.0),))
+        return LocationMixturePair("laplace", sigma, mix, ((1.0, 0.0),), (exact, (Fraction(1),)))
     mirrored = tuple((w, -m) for w, m in mix)
-    return LocationMixturePair("laplace", sigma, ((1.0, 0.0),), mirrored)
+    return LocationMixturePair("laplace", sigma, ((1.0, 0.0),), mirrored, ((Fraction(1),), exact))
 
 
 def _binomial_copies(b: int, n: int, tail: float):
-    """Law of the number of copies K ~ Bin(b, 1/n): (pi_k for k = 0..K_max, weight beyond K_max)."""
+    """Law of the number of copies K ~ Bin(b, 1/n): (pi_k for k = 0..K_max, weight beyond K_max), floats
+    (steering) and exact fractions (bounds): pi_k = C(b, k) (n - 1)^(b - k) / n^b."""
     dist = stats.binom(b, 1.0 / n)
     k_max = 1
     while k_max < b and float(dist.sf(k_max)) > tail:
         k_max += 1
-    return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max))
+    exact = [Fraction(math.comb(b, k) * (n - 1) ** (b - k), n ** b) for k in range(k_max + 1)]
+    return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max)), exact, 1 - sum(exact)
+
+
+def _float_above(x: Fraction) -> float:
+    """The least float >= the exact rational x."""
+    f = float(x)
+    return f if Fraction(f) >= x else float(np.nextafter(f, np.inf))
 
 
 def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
@@ -243,25 +269,12 @@ def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
 
 
 #: the roundings no argument bounds yet (issue 29, docs/certified.md "What is not enclosed")
-_LOCATION = "the one-step masses and losses of numerics.location_pairs (double precision)"
 _SYMMETRISED = "numerics.dominating.symmetrised (reverse profile and mirrored masses in double precision)"
-_MIXTURE = "numerics.dominating.mixture over the copy count (binomial weights and sums in double precision)"
-
-
-def _unbounded(*parts) -> str | None:
-    """One text for StepModel.unbounded_rounding from the parts that apply (None if none does)."""
-    parts = [p for p in parts if p]
-    return "; ".join(parts) if parts else None
-
-
-def _located(pair):
-    """_LOCATION if ``pair``'s grids keep double-precision masses (not a numerics.pld_pairs.MixturePair)."""
-    return None if isinstance(pair, MixturePair) else _LOCATION
 
 
 def _tight(pair, steps, scale, floor=None) -> StepModel:
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
-                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor, _unbounded(_located(pair)))
+                     lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor)
 
 
 def _floor(phase: Phase):
@@ -307,7 +320,7 @@ def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
                                  lambda h, t: _lower_grid(pair, h, t),
                                  phase.steps, _scale(phase, 2.0),
                                  lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase),
-                                 _unbounded(_SYMMETRISED, _located(pair)))}
+                                 _SYMMETRISED)}
 
 
 def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
@@ -315,54 +328,64 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
     b, n, sigma = phase.batch_size, phase.dataset_size, phase.sigma
     gamma = -math.expm1(b * math.log1p(-1.0 / n))
 
-    def upper(h, t):
-        pi, beyond = _binomial_copies(b, n, t)
-        parts = [(pi[k] / gamma, symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"), h, t))
-                 for k in range(1, len(pi))]
-        return mixture(parts, extra_inf=beyond / gamma)
+    gamma = _float_above(1 - Fraction(n - 1, n) ** b)  # a larger weight gives a dominating pair
 
-    def lower(h, t):
-        pi, _ = _binomial_copies(b, n, t)  # dropping the far components lowers P: still a lower bound
-        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
-        pair = LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),))
-        return _lower_grid(pair, h, t)
+    def upper(h, t):
+        pi, _, exact, beyond = _binomial_copies(b, n, t)
+        parts = [(_float_above(exact[k] / Fraction(gamma)),
+                  symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"), h, t))
+                 for k in range(1, len(pi))]
+        return mixture(parts, extra_inf=_float_above(beyond / Fraction(gamma)))
+
+    def lower(h, t):  # dropping the far components lowers P: still a lower bound
+        return _lower_grid(_copies_pair(phase.noise, sigma, *_binomial_copies(b, n, t)[::2], "remove"), h, t)
 
     def reference(h, t):
-        pi, _ = _binomial_copies(b, n, t)
-        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
-        return pld.discretise_pessimistic(LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),)), h, t)
+        return pld.discretise_pessimistic(_copies_pair(phase.noise, sigma, *_binomial_copies(b, n, t)[::2],
+                                                       "remove"), h, t)
 
     return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
-                                 math.log1p(-gamma), _unbounded(_SYMMETRISED, _MIXTURE, _LOCATION))}
+                                 math.log1p(-gamma), _SYMMETRISED)}
+
+
+def _copies_pair(noise: str, sigma: float, pi, exact, direction: str, scale: Fraction = Fraction(1)):
+    r"""The copies pair :math:`(\sum_k w_k F(2k), F(0))` (``remove``) or its mirrored reverse (``add``), with
+    :math:`w_k = \pi_k / \text{scale}` (floats for steering, exact fractions for the bounds)."""
+    ks = [k for k in range(len(pi)) if pi[k] > 0]
+    comps = tuple((float(pi[k] / float(scale)), 2.0 * k) for k in ks)
+    weights = tuple(exact[k] / scale for k in ks)
+    if direction == "remove":
+        return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),), (weights, (Fraction(1),)))
+    return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps),
+                               ((Fraction(1),), weights))
 
 
 def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
     """Gaussian: the copies pair dominates and is realizable (module docstring, convex order), so upper and
     lower are its two grids. Laplace: the mixture over the copy count k of shift-2k pairs per order (upper)."""
     b, n, sigma, noise = phase.batch_size, phase.dataset_size, phase.sigma, phase.noise
-    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+    gamma = _float_above(1 - Fraction(n - 1, n) ** b)  # a larger weight gives a dominating pair
 
     def copies_pair(t, direction, normalised=False):
-        pi, beyond = _binomial_copies(b, n, t)
-        w = pi / (1.0 - beyond) if normalised else pi  # normalised: the law of K given K <= K_max
-        comps = tuple((float(w[k]), 2.0 * k) for k in range(len(w)) if w[k] > 0)
-        if direction == "remove":
-            return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),))
-        return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps))
+        pi, _, exact, beyond = _binomial_copies(b, n, t)
+        # normalised: the law of K given K <= K_max
+        return _copies_pair(noise, sigma, pi, exact, direction, 1 - beyond if normalised else Fraction(1))
 
     def model(direction):
         def upper(h, t):
-            pi, beyond = _binomial_copies(b, n, t)
+            pi, _, exact, beyond = _binomial_copies(b, n, t)
             if noise == "gaussian":  # K > K_max revealed: its mass goes to the +infinity atom
-                return mixture([(1.0 - beyond, pld.discretise_pessimistic(copies_pair(t, direction, True), h, t))],
-                               extra_inf=beyond)
-            parts = [(pi[k] / gamma, pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction),
-                                                                h, t)) for k in range(1, len(pi))]
-            return mixture(parts, extra_inf=beyond / gamma)
+                return mixture([(_float_above(1 - beyond),
+                                 pld.discretise_pessimistic(copies_pair(t, direction, True), h, t))],
+                               extra_inf=_float_above(beyond))
+            parts = [(_float_above(exact[k] / Fraction(gamma)),
+                      pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction), h, t))
+                     for k in range(1, len(pi))]
+            return mixture(parts, extra_inf=_float_above(beyond / Fraction(gamma)))
         reference = None if noise == "gaussian" else \
             (lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t))
         return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
-                         (gamma, sigma / 2.0), reference, math.log1p(-gamma), _unbounded(_MIXTURE, _LOCATION))
+                         (gamma, sigma / 2.0), reference, math.log1p(-gamma))
     return {d: model(d) for d in ("remove", "add")}
 
 

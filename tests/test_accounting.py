@@ -284,10 +284,12 @@ def test_knorm_long_run_with_large_epsilon_does_not_overflow():
 
 
 def test_routes_with_unbounded_rounding_are_not_certified_and_say_why():
-    """Issue 29: a bracket resting on double-precision masses with no bound (numerics.location_pairs: Laplace
-    noise here) is returned with certified False and the rounding named; the Gaussian pairs stay certified."""
-    laplace = numerics.epsilon(Schedule((Phase(0.01, 2.0, 10, noise="laplace"),)), 1e-5, rel_width=1e-2)
-    assert laplace.certified is False and "numerics.location_pairs" in laplace.details["unbounded_rounding"][0]
+    """Issue 29: a bracket resting on double-precision arithmetic with no bound (numerics.dominating.symmetrised:
+    fixed-size replace-one Laplace here) is returned with certified False and the rounding named; the Gaussian
+    pairs stay certified (Laplace add/remove too since h29e: tests/test_location_enclosure.py)."""
+    phase = Phase.fixed_size(batch_size=64, dataset_size=6000, sigma=2.0, steps=10, noise="laplace")
+    laplace = numerics.epsilon(Schedule((phase,), "replace-one"), 1e-5, rel_width=1e-2)
+    assert laplace.certified is False and "symmetrised" in laplace.details["unbounded_rounding"][0]
     assert "not certified" in laplace.details["note"]
     gaussian = numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=10), 1e-5, rel_width=1e-2)
     assert gaussian.certified is True and "unbounded_rounding" not in gaussian.details
