@@ -141,74 +141,20 @@ from .schedule import Phase
 # --------------------------------------------------------------------------------------------------
 
 
-def _profile_on_grid(k0: int, pmf: np.ndarray, inf_mass: float, h: float, top_k: int) -> np.ndarray:
-    """delta(k h) for k = 0..top_k of the grid PMF (atoms at (k0 + i) h) plus the +infinity atom."""
-    shim = type("G", (), {"k0": k0, "h": h})()
-    x, _, _, d = pld._tail_sums(shim, pmf, True)
-    out = np.full(top_k + 1, inf_mass)
-    idx = np.arange(top_k + 1) - k0
-    inside = (idx >= 0) & (idx < len(pmf))
-    out[inside] += d[idx[inside]]
-    below = idx < 0  # all atoms above: delta(kh) = sum m_j (1 - e^{kh - x_j})
-    if below.any():
-        ks = np.arange(top_k + 1)[below] * h
-        out[below] += np.array([float(np.sum(pmf * -np.expm1(k - x))) for k in ks])
-    return out
+def symmetrised(pair, reverse, h: float, tail: float) -> "pld.GridPLD":
+    r"""A grid pair whose privacy profile is at least :math:`\max(\delta_A, \delta_B)` at every epsilon, for
+    A = ``pair`` and B = ``reverse`` (A's reverse, mirrored so that its loss increases: the ``add`` pair of a
+    ``remove`` pair; mirroring leaves a profile unchanged).
 
-
-def _reverse_profile(pair, eps: np.ndarray) -> np.ndarray:
-    r"""Hockey-stick divergence of the reversed pair, :math:`H_{e^\varepsilon}(Q\|P) = Q(\ell < -\varepsilon) - e^\varepsilon P(\ell < -\varepsilon)`."""
-    inf, sup = pair.loss_range()
-    order = np.argsort(-eps)  # increasing z*
-    z = pair.z_of_loss(-eps[order])
-    z = np.where(-eps[order] <= inf, -np.inf, np.where(-eps[order] >= sup, np.inf, z))
-    z = np.maximum.accumulate(z)
-    log_p, log_q = pair.edge_log_masses_pq(np.concatenate([[-np.inf], z]))
-    cdf_p, cdf_q = np.cumsum(np.exp(log_p)), np.cumsum(np.exp(log_q))
-    out = np.empty(len(eps))
-    out[order] = np.maximum(cdf_q - np.exp(eps[order]) * cdf_p, 0.0)
-    return out
-
-
-def symmetrised(pair, h: float, tail: float) -> "pld.GridPLD":
-    r"""A grid pair whose privacy profile is at least :math:`\max(\delta_A, \delta_B)` at every epsilon,
-    for A = ``pair`` (loss increasing in z) and B its reverse.
-
-    Construction: take A's connect-the-dots grid (numerics.pld, a dominating pair of A: its profile
-    is the chord interpolation, in :math:`x = e^\varepsilon`, of values at least :math:`\delta_A` at the grid
-    points) and keep its atoms :math:`m_k` at :math:`kh > 0` and its +infinity atom p. Add to p the
-    largest excess :math:`c = \max_{k \ge 0}(\delta_B(kh) - D_k)_+` of B over that profile at the grid
-    points. Mirror: atoms :math:`m_{-k} = e^{-kh} m_k`, P-mass :math:`m_0 = 1 - p - \sum_{k \ge 1} m_k (1 + e^{-kh})`
-    at 0, and Q := the mirror image of P (so :math:`Q(kh) = e^{-kh}P(kh)`: a valid pair of
-    probability laws if :math:`m_0 \ge 0`, checked). For :math:`\varepsilon \ge 0` its profile is
-    :math:`p + c + \sum_{k h > \varepsilon} m_k(1 - e^{\varepsilon - kh})`: A's grid profile plus c, which is at
-    least :math:`\delta_A` and, at the grid points, at least :math:`\delta_B`; it is piecewise linear in x with
-    kinks at grid points only and :math:`\delta_B` is convex in x, so it is at least :math:`\delta_B`
-    between them; beyond the top grid point it is constant, and :math:`\delta_B` decreases. The pair
-    is its own reverse, so for :math:`x = e^\varepsilon < 1` the identity
-    :math:`H_x(P\|Q) = 1 - x + x H_{1/x}(Q\|P)` (valid for all probability pairs) gives
-    :math:`1 - x + x \max(\delta_A, \delta_B)(1/x) = \max(\delta_B, \delta_A)(x)`: the bound holds for every
-    :math:`\varepsilon`.
+    Each order's connect-the-dots grid is proven to dominate it (numerics.pld_onestep, every mass enclosed),
+    and numerics.adaptive.symmetrised_grid returns a grid proven (numerics.profile_max.dominate_max:
+    rigorous bounds at the grid points, linearity in :math:`e^\varepsilon` below the overlap, convexity
+    between grid points) to have a profile at least the larger of the two grids' at every real epsilon,
+    hence at least :math:`\max(\delta_A, \delta_B)`. By the composition lemma of numerics.profile_max
+    (profiles suffice, for positive measures of any total mass) it composes as a dominating pair.
     """
-    g = pld.discretise_pessimistic(pair, h, tail)
-    top = g.k0 + len(g.pmf) - 1
-    if top < 1:
-        raise InvalidParameter("symmetrised: the pair has no privacy loss above 0 on this grid")
-    pos = np.zeros(top + 1)  # index k = 0..top
-    lo = max(g.k0, 1)
-    pos[lo:] = g.pmf[lo - g.k0:]
-    if g.k0 > 1:  # mass rounded up to the bottom of a window above 0 stays where it is
-        pos[g.k0] = g.pmf[0]
-    d_a = _profile_on_grid(0, pos, g.inf_mass, h, top)
-    d_b = _reverse_profile(pair, np.arange(top + 1) * h)
-    inf_mass = g.inf_mass + float(np.max(np.maximum(d_b - d_a, 0.0)))
-    k = np.arange(1, top + 1)
-    mirrored = pos[1:] * np.exp(-k * h)
-    m0 = 1.0 - inf_mass - float(np.sum(pos[1:]) + np.sum(mirrored))
-    if m0 < -1e-12:
-        raise InvalidParameter(f"symmetrised: the mirrored pair is not a probability pair (mass {m0:.3g} at 0)")
-    pmf = np.concatenate([mirrored[::-1], [max(m0, 0.0)], pos[1:]])
-    return pld.GridPLD(-top, pmf, inf_mass)
+    from .adaptive import symmetrised_grid
+    return symmetrised_grid(pld.discretise_pessimistic(pair, h, tail), pld.discretise_pessimistic(reverse, h, tail), h)
 
 
 def mixture(parts, extra_inf: float = 0.0) -> "pld.GridPLD":
@@ -268,10 +214,6 @@ def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
     return discretise_merged(pair, h, tail)
 
 
-#: the roundings no argument bounds yet (issue 29, docs/certified.md "What is not enclosed")
-_SYMMETRISED = "numerics.dominating.symmetrised (reverse profile and mirrored masses in double precision)"
-
-
 def _tight(pair, steps, scale, floor=None) -> StepModel:
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
                      lambda h, t: _lower_grid(pair, h, t), steps, scale, None, floor)
@@ -316,11 +258,11 @@ def full_batch(phase: Phase, adjacency: str) -> Dict[str, StepModel]:
 def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
     """DRS Thm. 4.2 upper (symmetrised), fixed-order realizable lower (module docstring)."""
     pair = shift_pair(phase.noise, phase.q, phase.sigma, 2.0, "remove")
-    return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
+    reverse = shift_pair(phase.noise, phase.q, phase.sigma, 2.0, "add")
+    return {"replace": StepModel(lambda h, t: symmetrised(pair, reverse, h, t),
                                  lambda h, t: _lower_grid(pair, h, t),
                                  phase.steps, _scale(phase, 2.0),
-                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase),
-                                 _SYMMETRISED)}
+                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase))}
 
 
 def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
@@ -333,7 +275,8 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
     def upper(h, t):
         pi, _, exact, beyond = _binomial_copies(b, n, t)
         parts = [(_float_above(exact[k] / Fraction(gamma)),
-                  symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"), h, t))
+                  symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"),
+                              shift_pair(phase.noise, gamma, sigma, 2.0 * k, "add"), h, t))
                  for k in range(1, len(pi))]
         return mixture(parts, extra_inf=_float_above(beyond / Fraction(gamma)))
 
@@ -345,7 +288,7 @@ def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
                                                        "remove"), h, t)
 
     return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
-                                 math.log1p(-gamma), _SYMMETRISED)}
+                                 math.log1p(-gamma))}
 
 
 def _copies_pair(noise: str, sigma: float, pi, exact, direction: str, scale: Fraction = Fraction(1)):

@@ -161,3 +161,23 @@ def test_laplace_routes_are_certified():
         b = numerics.epsilon(Schedule((phase,)), 1e-5, rel_width=1e-2)
         assert b.certified is True and "unbounded_rounding" not in b.details, phase
         assert b.epsilon_lower <= b.epsilon_upper
+
+
+@pytest.mark.parametrize("noise, weight, sigma, shift", [("laplace", 0.03, 0.9, 2.0), ("laplace", 0.3, 1.5, 2.0),
+                                                          ("gaussian", 0.05, 1.0, 2.0), ("gaussian", 0.011, 1.1, 4.0)])
+def test_symmetrised_grid_dominates_both_orders_in_mpmath(noise, weight, sigma, shift):
+    """numerics.dominating.symmetrised (every replace-one route of numerics.dominating): its exact profile (the float
+    masses summed in mpmath) is at least max(delta_A, delta_B) of the true pairs (mpmath, 50 digits) at grid and
+    off-grid epsilons of both signs, with no tolerance."""
+    from numerics.dominating import symmetrised
+    from tests.test_pld_mass_enclosure import _mp_delta as _mp_delta_gauss
+
+    pair, reverse = shift_pair(noise, weight, sigma, shift, "remove"), shift_pair(noise, weight, sigma, shift, "add")
+    oracle = _mp_delta if noise == "laplace" else _mp_delta_gauss
+    h = 2e-3
+    grid = symmetrised(pair, reverse, h, 1e-14)
+    assert grid.pmf.min() >= 0
+    with mp.workdps(50):
+        for k in (-600, -150, -1, 0, 1, 40, 150, 600):
+            for eps in (k * h, (k + 0.41) * h):
+                assert _grid_delta(grid, h, eps) >= max(oracle(pair, eps), oracle(reverse, eps))
