@@ -146,9 +146,10 @@ def test_flat_pieces_on_grid_points():
             assert _grid_delta(upper, h, eps) >= true >= _grid_delta(lower, h, eps)
 
 
-def test_laplace_routes_are_certified():
-    """Poisson, fixed-size add/remove and full-batch Laplace and with-replacement add/remove (both noises) now rest
-    on enclosed masses only: certified, no unbounded rounding named."""
+def test_laplace_with_replacement_and_symmetrised_routes_are_certified():
+    """Poisson, fixed-size and full-batch Laplace, with-replacement (both noises, both adjacencies) and a fixed-size
+    Gaussian replace-one phase inside a mixed schedule (numerics.dominating.symmetrised) now rest on enclosed
+    masses and proven grids only: certified, no unbounded rounding named."""
     import numerics
     from numerics.schedule import Phase, Schedule
 
@@ -157,9 +158,12 @@ def test_laplace_routes_are_certified():
               Phase.full_batch(sigma=20.0, steps=10, noise="laplace"),
               Phase.with_replacement(batch_size=64, dataset_size=6000, sigma=1.1, steps=10),
               Phase.with_replacement(batch_size=64, dataset_size=6000, sigma=2.0, steps=10, noise="laplace")]
-    for phase in phases:
-        b = numerics.epsilon(Schedule((phase,)), 1e-5, rel_width=1e-2)
-        assert b.certified is True and "unbounded_rounding" not in b.details, phase
+    schedules = [Schedule((phase,), adjacency) for phase in phases for adjacency in ("add-remove", "replace-one")]
+    schedules.append(Schedule((Phase.fixed_size(batch_size=60, dataset_size=6000, sigma=1.1, steps=10),
+                               Phase(0.01, 1.1, 10)), "replace-one"))
+    for schedule in schedules:
+        b = numerics.epsilon(schedule, 1e-5, rel_width=1e-2)
+        assert b.certified is True and "unbounded_rounding" not in b.details, schedule
         assert b.epsilon_lower <= b.epsilon_upper
 
 
