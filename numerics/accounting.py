@@ -288,7 +288,7 @@ def _largest_shift(phase, adjacency: str, total_steps: int) -> float:
     shift = 2.0 if adjacency == "replace-one" else 1.0
     if phase.sampling == "with-replacement":
         from .dominating import _binomial_copies
-        pi, _ = _binomial_copies(phase.batch_size, phase.dataset_size, 1e-18 / total_steps)
+        pi = _binomial_copies(phase.batch_size, phase.dataset_size, 1e-18 / total_steps)[0]
         shift = 2.0 * (len(pi) - 1)
     return shift
 

@@ -105,6 +105,16 @@ same pairs with Laplace components are dominating and realizable: Poisson add-re
 :math:`((1-q)L(0)+qL(1), L(0))` and its reverse (ZDW22 Sec. 5); fixed-size with shift 2; full batch
 :math:`(L(s), L(0))`, symmetric under the mirror z -> s - z.
 
+Weights in floating point (issue 29)
+------------------------------------
+The pairs are built with float weights (1 - q, binomial probabilities) that only steer the grids; each
+numerics.location_pairs pair also carries its exact weights as fractions (``exact_weights``; the binomial
+:math:`\pi_k = \binom{b}{k}(n-1)^{b-k}/n^b`), which every enclosure uses. The upper grids round up: the
+with-replacement weight :math:`\gamma = 1 - \pi_0` is replaced by the least float above it (a pair with a
+larger mixture weight :math:`\gamma' \ge \gamma` dominates: the kernel that keeps a point with probability
+:math:`\gamma/\gamma'` and else redraws it from F(0) maps :math:`A_{\gamma'}` to :math:`A_\gamma`), and
+:func:`mixture` takes upper ends of its weights and rounds every product and sum up.
+
 Full batch (q = 1)
 ------------------
 The Gaussian pair :math:`(N(s), N(0))`, s = 1 (add-remove) or 2 (replace-one), is exact and symmetric;
@@ -113,13 +123,16 @@ Gaussian, and these grids when full-batch phases are mixed with others.
 """
 from __future__ import annotations
 
+import functools
 import math
+from fractions import Fraction
 from typing import Dict, List
 
 import numpy as np
 from scipy import stats
 
 from . import pld
+from .enclose import up
 from .errors import InvalidParameter
 from .location_pairs import LocationMixturePair
 from .pld_contraction import discretise_merged
@@ -132,85 +145,36 @@ from .schedule import Phase
 # --------------------------------------------------------------------------------------------------
 
 
-def _profile_on_grid(k0: int, pmf: np.ndarray, inf_mass: float, h: float, top_k: int) -> np.ndarray:
-    """delta(k h) for k = 0..top_k of the grid PMF (atoms at (k0 + i) h) plus the +infinity atom."""
-    shim = type("G", (), {"k0": k0, "h": h})()
-    x, _, _, d = pld._tail_sums(shim, pmf, True)
-    out = np.full(top_k + 1, inf_mass)
-    idx = np.arange(top_k + 1) - k0
-    inside = (idx >= 0) & (idx < len(pmf))
-    out[inside] += d[idx[inside]]
-    below = idx < 0  # all atoms above: delta(kh) = sum m_j (1 - e^{kh - x_j})
-    if below.any():
-        ks = np.arange(top_k + 1)[below] * h
-        out[below] += np.array([float(np.sum(pmf * -np.expm1(k - x))) for k in ks])
-    return out
+def symmetrised(pair, reverse, h: float, tail: float) -> "pld.GridPLD":
+    r"""A grid pair whose privacy profile is at least :math:`\max(\delta_A, \delta_B)` at every epsilon, for
+    A = ``pair`` and B = ``reverse`` (A's reverse, mirrored so that its loss increases: the ``add`` pair of a
+    ``remove`` pair; mirroring leaves a profile unchanged).
 
-
-def _reverse_profile(pair, eps: np.ndarray) -> np.ndarray:
-    r"""Hockey-stick divergence of the reversed pair, :math:`H_{e^\varepsilon}(Q\|P) = Q(\ell < -\varepsilon) - e^\varepsilon P(\ell < -\varepsilon)`."""
-    inf, sup = pair.loss_range()
-    order = np.argsort(-eps)  # increasing z*
-    z = pair.z_of_loss(-eps[order])
-    z = np.where(-eps[order] <= inf, -np.inf, np.where(-eps[order] >= sup, np.inf, z))
-    z = np.maximum.accumulate(z)
-    log_p, log_q = pair.edge_log_masses_pq(np.concatenate([[-np.inf], z]))
-    cdf_p, cdf_q = np.cumsum(np.exp(log_p)), np.cumsum(np.exp(log_q))
-    out = np.empty(len(eps))
-    out[order] = np.maximum(cdf_q - np.exp(eps[order]) * cdf_p, 0.0)
-    return out
-
-
-def symmetrised(pair, h: float, tail: float) -> "pld.GridPLD":
-    r"""A grid pair whose privacy profile is at least :math:`\max(\delta_A, \delta_B)` at every epsilon,
-    for A = ``pair`` (loss increasing in z) and B its reverse.
-
-    Construction: take A's connect-the-dots grid (numerics.pld, a dominating pair of A: its profile
-    is the chord interpolation, in :math:`x = e^\varepsilon`, of values at least :math:`\delta_A` at the grid
-    points) and keep its atoms :math:`m_k` at :math:`kh > 0` and its +infinity atom p. Add to p the
-    largest excess :math:`c = \max_{k \ge 0}(\delta_B(kh) - D_k)_+` of B over that profile at the grid
-    points. Mirror: atoms :math:`m_{-k} = e^{-kh} m_k`, P-mass :math:`m_0 = 1 - p - \sum_{k \ge 1} m_k (1 + e^{-kh})`
-    at 0, and Q := the mirror image of P (so :math:`Q(kh) = e^{-kh}P(kh)`: a valid pair of
-    probability laws if :math:`m_0 \ge 0`, checked). For :math:`\varepsilon \ge 0` its profile is
-    :math:`p + c + \sum_{k h > \varepsilon} m_k(1 - e^{\varepsilon - kh})`: A's grid profile plus c, which is at
-    least :math:`\delta_A` and, at the grid points, at least :math:`\delta_B`; it is piecewise linear in x with
-    kinks at grid points only and :math:`\delta_B` is convex in x, so it is at least :math:`\delta_B`
-    between them; beyond the top grid point it is constant, and :math:`\delta_B` decreases. The pair
-    is its own reverse, so for :math:`x = e^\varepsilon < 1` the identity
-    :math:`H_x(P\|Q) = 1 - x + x H_{1/x}(Q\|P)` (valid for all probability pairs) gives
-    :math:`1 - x + x \max(\delta_A, \delta_B)(1/x) = \max(\delta_B, \delta_A)(x)`: the bound holds for every
-    :math:`\varepsilon`.
+    Each order's connect-the-dots grid is proven to dominate it (numerics.pld_onestep, every mass enclosed),
+    and numerics.adaptive.symmetrised_grid returns a grid proven (numerics.profile_max.dominate_max:
+    rigorous bounds at the grid points, linearity in :math:`e^\varepsilon` below the overlap, convexity
+    between grid points) to have a profile at least the larger of the two grids' at every real epsilon,
+    hence at least :math:`\max(\delta_A, \delta_B)`. By the composition lemma of numerics.profile_max
+    (profiles suffice, for positive measures of any total mass) it composes as a dominating pair.
     """
-    g = pld.discretise_pessimistic(pair, h, tail)
-    top = g.k0 + len(g.pmf) - 1
-    if top < 1:
-        raise InvalidParameter("symmetrised: the pair has no privacy loss above 0 on this grid")
-    pos = np.zeros(top + 1)  # index k = 0..top
-    lo = max(g.k0, 1)
-    pos[lo:] = g.pmf[lo - g.k0:]
-    if g.k0 > 1:  # mass rounded up to the bottom of a window above 0 stays where it is
-        pos[g.k0] = g.pmf[0]
-    d_a = _profile_on_grid(0, pos, g.inf_mass, h, top)
-    d_b = _reverse_profile(pair, np.arange(top + 1) * h)
-    inf_mass = g.inf_mass + float(np.max(np.maximum(d_b - d_a, 0.0)))
-    k = np.arange(1, top + 1)
-    mirrored = pos[1:] * np.exp(-k * h)
-    m0 = 1.0 - inf_mass - float(np.sum(pos[1:]) + np.sum(mirrored))
-    if m0 < -1e-12:
-        raise InvalidParameter(f"symmetrised: the mirrored pair is not a probability pair (mass {m0:.3g} at 0)")
-    pmf = np.concatenate([mirrored[::-1], [max(m0, 0.0)], pos[1:]])
-    return pld.GridPLD(-top, pmf, inf_mass)
+    from .adaptive import symmetrised_grid
+    return symmetrised_grid(pld.discretise_pessimistic(pair, h, tail), pld.discretise_pessimistic(reverse, h, tail), h)
 
 
 def mixture(parts, extra_inf: float = 0.0) -> "pld.GridPLD":
-    """The grid pair 'draw i with weight w_i, then pair i': PMFs and +infinity atoms mix linearly."""
+    """The grid pair 'draw i with weight w_i, then pair i': PMFs and +infinity atoms mix linearly.
+
+    An upper grid: the weights must be upper ends of the true ones (:func:`_float_above`), and every
+    product and sum is rounded up one ulp, so the result is pointwise at least the exact mixture (a larger
+    positive measure raises delta at every epsilon, under composition too)."""
     k0 = min(g.k0 for _, g in parts)
     k1 = max(g.k0 + len(g.pmf) for _, g in parts)
     pmf = np.zeros(k1 - k0)
     inf_mass = extra_inf
     for w, g in parts:
-        pmf[g.k0 - k0:g.k0 - k0 + len(g.pmf)] += w * g.pmf
-        inf_mass += w * g.inf_mass
+        sl = slice(g.k0 - k0, g.k0 - k0 + len(g.pmf))
+        pmf[sl] = up(pmf[sl] + up(w * g.pmf))
+        inf_mass = float(up(inf_mass + up(w * g.inf_mass)))
     return pld.GridPLD(k0, pmf, inf_mass)
 
 
@@ -224,19 +188,36 @@ def shift_pair(noise: str, weight: float, sigma: float, shift: float, direction:
     if noise == "gaussian":
         return MixturePair(weight, sigma / shift, direction)
     mix = ((1.0 - weight, 0.0), (weight, shift)) if weight < 1 else ((1.0, shift),)
+    exact = (1 - Fraction(weight), Fraction(weight)) if weight < 1 else (Fraction(1),)  # 1 - w rounds in floats
     if direction == "remove":
-        return LocationMixturePair("laplace", sigma, mix, ((1.0, 0.0),))
+        return LocationMixturePair("laplace", sigma, mix, ((1.0, 0.0),), (exact, (Fraction(1),)))
     mirrored = tuple((w, -m) for w, m in mix)
-    return LocationMixturePair("laplace", sigma, ((1.0, 0.0),), mirrored)
+    return LocationMixturePair("laplace", sigma, ((1.0, 0.0),), mirrored, ((Fraction(1),), exact))
 
 
 def _binomial_copies(b: int, n: int, tail: float):
-    """Law of the number of copies K ~ Bin(b, 1/n): (pi_k for k = 0..K_max, weight beyond K_max)."""
+    """Law of the number of copies K ~ Bin(b, 1/n): (pi_k for k = 0..K_max, weight beyond K_max), floats
+    (steering) and exact fractions (bounds): pi_k = C(b, k) (n - 1)^(b - k) / n^b."""
     dist = stats.binom(b, 1.0 / n)
     k_max = 1
     while k_max < b and float(dist.sf(k_max)) > tail:
         k_max += 1
-    return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max))
+    exact, beyond = _binomial_exact(b, n, k_max)
+    return dist.pmf(np.arange(k_max + 1)), float(dist.sf(k_max)), exact, beyond
+
+
+@functools.lru_cache(maxsize=64)
+def _binomial_exact(b: int, n: int, k_max: int):
+    """(pi_0..pi_{K_max}, 1 - their sum) as fractions; cached, since with n^b of 10^5 digits and more (b = 10^4 of
+    n = 10^5: 0.6 s; b = 5 10^4 of 6 10^4: 27 s) the big-integer arithmetic dominates a run."""
+    exact = tuple(Fraction(math.comb(b, k) * (n - 1) ** (b - k), n ** b) for k in range(k_max + 1))
+    return exact, 1 - sum(exact)
+
+
+def _float_above(x: Fraction) -> float:
+    """The least float >= the exact rational x."""
+    f = float(x)
+    return f if Fraction(f) >= x else float(np.nextafter(f, np.inf))
 
 
 def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
@@ -245,29 +226,12 @@ def _lower_grid(pair, h: float, tail: float) -> "pld.GridPLD":
     return discretise_merged(pair, h, tail)
 
 
-#: the roundings no argument bounds yet (issue 29, docs/certified.md "What is not enclosed")
-_LOCATION = "the one-step masses and losses of numerics.location_pairs (double precision)"
-_SYMMETRISED = "numerics.dominating.symmetrised (reverse profile and mirrored masses in double precision)"
-_MIXTURE = "numerics.dominating.mixture over the copy count (binomial weights and sums in double precision)"
-
-
-def _unbounded(*parts) -> str | None:
-    """One text for StepModel.unbounded_rounding from the parts that apply (None if none does)."""
-    parts = [p for p in parts if p]
-    return "; ".join(parts) if parts else None
-
-
-def _located(pair):
-    """_LOCATION if ``pair``'s grids keep double-precision masses (not a numerics.pld_pairs.MixturePair)."""
-    return None if isinstance(pair, MixturePair) else _LOCATION
-
-
 def _tight(pair, steps, scale, floor=None, realizable=None) -> StepModel:
     """Upper grid of ``pair``, lower grid of ``realizable`` (default ``pair``): the same pair but for its
     sampling fraction, rounded up in ``pair`` and down in ``realizable`` (Phase.q_bounds)."""
     low = pair if realizable is None else realizable
     return StepModel(lambda h, t: pld.discretise_pessimistic(pair, h, t),
-                     lambda h, t: _lower_grid(low, h, t), steps, scale, None, floor, _unbounded(_located(pair)))
+                     lambda h, t: _lower_grid(low, h, t), steps, scale, None, floor)
 
 
 def _floor(phase: Phase):
@@ -310,67 +274,76 @@ def fixed_size_replace_one(phase: Phase) -> Dict[str, StepModel]:
     """DRS Thm. 4.2 upper (symmetrised), fixed-order realizable lower (module docstring)."""
     lo, hi = phase.q_bounds
     pair = shift_pair(phase.noise, hi, phase.sigma, 2.0, "remove")
+    reverse = shift_pair(phase.noise, hi, phase.sigma, 2.0, "add")
     realizable = shift_pair(phase.noise, lo, phase.sigma, 2.0, "remove")
-    return {"replace": StepModel(lambda h, t: symmetrised(pair, h, t),
+    return {"replace": StepModel(lambda h, t: symmetrised(pair, reverse, h, t),
                                  lambda h, t: _lower_grid(realizable, h, t),
                                  phase.steps, _scale(phase, 2.0),
-                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase),
-                                 _unbounded(_SYMMETRISED, _located(pair)))}
+                                 lambda h, t: pld.discretise_pessimistic(pair, h, t), _floor(phase))}
 
 
 def with_replacement_replace_one(phase: Phase) -> Dict[str, StepModel]:
     """Mixture over the copy count k of DRS-symmetrised pairs (upper), the copies pair (lower)."""
     b, n, sigma = phase.batch_size, phase.dataset_size, phase.sigma
-    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+    gamma = _float_above(1 - _binomial_exact(b, n, 0)[0][0])  # a larger weight gives a dominating pair
 
     def upper(h, t):
-        pi, beyond = _binomial_copies(b, n, t)
-        parts = [(pi[k] / gamma, symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"), h, t))
+        pi, _, exact, beyond = _binomial_copies(b, n, t)
+        parts = [(_float_above(exact[k] / Fraction(gamma)),
+                  symmetrised(shift_pair(phase.noise, gamma, sigma, 2.0 * k, "remove"),
+                              shift_pair(phase.noise, gamma, sigma, 2.0 * k, "add"), h, t))
                  for k in range(1, len(pi))]
-        return mixture(parts, extra_inf=beyond / gamma)
+        return mixture(parts, extra_inf=_float_above(beyond / Fraction(gamma)))
 
-    def lower(h, t):
-        pi, _ = _binomial_copies(b, n, t)  # dropping the far components lowers P: still a lower bound
-        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
-        pair = LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),))
-        return _lower_grid(pair, h, t)
+    def lower(h, t):  # dropping the far components lowers P: still a lower bound
+        return _lower_grid(_copies_pair(phase.noise, sigma, *_binomial_copies(b, n, t)[::2], "remove"), h, t)
 
     def reference(h, t):
-        pi, _ = _binomial_copies(b, n, t)
-        comps = tuple((float(pi[k]), 2.0 * k) for k in range(len(pi)) if pi[k] > 0)
-        return pld.discretise_pessimistic(LocationMixturePair(phase.noise, sigma, comps, ((1.0, 0.0),)), h, t)
+        return pld.discretise_pessimistic(_copies_pair(phase.noise, sigma, *_binomial_copies(b, n, t)[::2],
+                                                       "remove"), h, t)
 
     return {"replace": StepModel(upper, lower, phase.steps, (gamma, sigma / 2.0), reference,
-                                 math.log1p(-gamma), _unbounded(_SYMMETRISED, _MIXTURE, _LOCATION))}
+                                 math.log1p(-gamma))}
+
+
+def _copies_pair(noise: str, sigma: float, pi, exact, direction: str, scale: Fraction = Fraction(1)):
+    r"""The copies pair :math:`(\sum_k w_k F(2k), F(0))` (``remove``) or its mirrored reverse (``add``), with
+    :math:`w_k = \pi_k / \text{scale}` (floats for steering, exact fractions for the bounds)."""
+    ks = [k for k in range(len(pi)) if pi[k] > 0]
+    comps = tuple((float(pi[k] / float(scale)), 2.0 * k) for k in ks)
+    weights = tuple(exact[k] / scale for k in ks)
+    if direction == "remove":
+        return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),), (weights, (Fraction(1),)))
+    return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps),
+                               ((Fraction(1),), weights))
 
 
 def with_replacement_add_remove(phase: Phase) -> Dict[str, StepModel]:
     """Gaussian: the copies pair dominates and is realizable (module docstring, convex order), so upper and
     lower are its two grids. Laplace: the mixture over the copy count k of shift-2k pairs per order (upper)."""
     b, n, sigma, noise = phase.batch_size, phase.dataset_size, phase.sigma, phase.noise
-    gamma = -math.expm1(b * math.log1p(-1.0 / n))
+    gamma = _float_above(1 - _binomial_exact(b, n, 0)[0][0])  # a larger weight gives a dominating pair
 
     def copies_pair(t, direction, normalised=False):
-        pi, beyond = _binomial_copies(b, n, t)
-        w = pi / (1.0 - beyond) if normalised else pi  # normalised: the law of K given K <= K_max
-        comps = tuple((float(w[k]), 2.0 * k) for k in range(len(w)) if w[k] > 0)
-        if direction == "remove":
-            return LocationMixturePair(noise, sigma, comps, ((1.0, 0.0),))
-        return LocationMixturePair(noise, sigma, ((1.0, 0.0),), tuple((w, -m) for w, m in comps))
+        pi, _, exact, beyond = _binomial_copies(b, n, t)
+        # normalised: the law of K given K <= K_max
+        return _copies_pair(noise, sigma, pi, exact, direction, 1 - beyond if normalised else Fraction(1))
 
     def model(direction):
         def upper(h, t):
-            pi, beyond = _binomial_copies(b, n, t)
+            pi, _, exact, beyond = _binomial_copies(b, n, t)
             if noise == "gaussian":  # K > K_max revealed: its mass goes to the +infinity atom
-                return mixture([(1.0 - beyond, pld.discretise_pessimistic(copies_pair(t, direction, True), h, t))],
-                               extra_inf=beyond)
-            parts = [(pi[k] / gamma, pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction),
-                                                                h, t)) for k in range(1, len(pi))]
-            return mixture(parts, extra_inf=beyond / gamma)
+                return mixture([(_float_above(1 - beyond),
+                                 pld.discretise_pessimistic(copies_pair(t, direction, True), h, t))],
+                               extra_inf=_float_above(beyond))
+            parts = [(_float_above(exact[k] / Fraction(gamma)),
+                      pld.discretise_pessimistic(shift_pair(noise, gamma, sigma, 2.0 * k, direction), h, t))
+                     for k in range(1, len(pi))]
+            return mixture(parts, extra_inf=_float_above(beyond / Fraction(gamma)))
         reference = None if noise == "gaussian" else \
             (lambda h, t: pld.discretise_pessimistic(copies_pair(t, direction), h, t))
         return StepModel(upper, lambda h, t: _lower_grid(copies_pair(t, direction), h, t), phase.steps,
-                         (gamma, sigma / 2.0), reference, math.log1p(-gamma), _unbounded(_MIXTURE, _LOCATION))
+                         (gamma, sigma / 2.0), reference, math.log1p(-gamma))
     return {d: model(d) for d in ("remove", "add")}
 
 

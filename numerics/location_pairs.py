@@ -16,7 +16,8 @@ until it holds the target): exact to double precision, vectorised.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Tuple
+from fractions import Fraction
+from typing import Optional, Tuple
 
 import numpy as np
 from scipy.special import logsumexp, ndtri
@@ -48,10 +49,17 @@ class LocationMixturePair:
     scale: float
     p_components: Tuple[Tuple[float, float], ...]
     q_components: Tuple[Tuple[float, float], ...]
+    #: the exact component weights (P's, then Q's, as fractions.Fraction, one per component), where the float
+    #: weights above are roundings of them (1 - q, binomial probabilities); None: the floats are exact.
+    #: The float weights only steer the grids; every bound uses these (numerics.location_onestep).
+    exact_weights: Optional[Tuple[Tuple[Fraction, ...], Tuple[Fraction, ...]]] = None
 
     def __post_init__(self):
         if self.family not in FAMILIES:
             raise ValueError(f"family must be one of {FAMILIES}, got {self.family!r}")
+        if self.exact_weights is not None and tuple(map(len, self.exact_weights)) != (
+                len(self.p_components), len(self.q_components)):
+            raise ValueError("exact_weights needs one weight per component of P and of Q")
 
     # --- densities and loss ---------------------------------------------------------------------
     def _log_kernel(self, z, m):

@@ -43,8 +43,8 @@ post-processing (Markov kernel image) of :math:`(P, Q)`, its divergence is small
 
 Floating point: for the Gaussian pairs (numerics.pld_pairs) the one-step masses, edges and atom losses are
 enclosed (numerics.pld_onestep: Arb Taylor series per block of nodes with a proven float Horner bound,
-numerics.enclose) and rounded to their safe side, with no margin in h (issue 29; docs/certified.md); the
-pairs of numerics.location_pairs still use double-precision ``log_ndtr`` masses (not enclosed). Every
+numerics.enclose) and rounded to their safe side, with no margin in h (issue 29; docs/certified.md); so are
+the pairs of numerics.location_pairs (Laplace, with-replacement copies: numerics.location_onestep). Every
 rounding from there on is bounded: the FFT composition by the
 proven entrywise bound of numerics.fft_rounding (``ComposedPLD.noise``), added to (upper) or subtracted
 from (lower) every composed mass; where that bound would take more than a tenth of the target width
@@ -94,33 +94,14 @@ def _edges_z(pair: MixturePair, losses: np.ndarray) -> np.ndarray:
     return np.where(losses >= sup, np.inf, z)
 
 
-def discretise_pessimistic(pair: MixturePair, h: float, tail: float) -> GridPLD:
-    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper"). For the Gaussian
-    pairs (MixturePair) every mass is enclosed and rounded up (numerics.pld_onestep.pessimistic, issue 29);
-    other pairs (numerics.location_pairs) keep double-precision masses (docs/certified.md)."""
+def discretise_pessimistic(pair, h: float, tail: float) -> GridPLD:
+    """Connect-the-dots grid pair dominating ``pair`` (see module docstring, "Upper"), every mass enclosed
+    and rounded up (numerics.pld_onestep.pessimistic, issue 29): the Gaussian pairs (MixturePair) and the
+    pairs of numerics.location_pairs (edges proven by numerics.location_onestep)."""
     l_lo, l_hi = _loss_window(pair, tail)
     k_lo, k_hi = math.floor(l_lo / h), math.ceil(l_hi / h)
-    if isinstance(pair, MixturePair):
-        k0, pmf, inf_mass = pld_onestep.pessimistic(pair, h, k_lo, k_hi)
-        return GridPLD(k0, pmf, inf_mass)
-    a = np.arange(k_lo, k_hi + 1) * h
-    z = _edges_z(pair, a)
-    log_p, log_q = pair.edge_log_masses_pq(z)
-    p = np.exp(log_p)
-    with np.errstate(invalid="ignore"):
-        ell = np.clip(log_p - log_q, a[:-1], a[1:])
-    # P-mass sent up to a_{k+1}: P (1 - e^{a_k - l}) / (1 - e^{-h}); the rest stays at a_k
-    up = np.where(p > 0, p * (-np.expm1(a[:-1] - ell)) / (-math.expm1(-h)), 0.0)
-    pmf = np.zeros(len(a))
-    pmf[:-1] += p - up
-    pmf[1:] += up
-    # below the window: round up to a_0;  above: split between a_top and +infinity (b = inf)
-    pmf[0] += math.exp(pair.interval_log_masses(-np.inf, z[0], "P"))
-    p_top = math.exp(pair.interval_log_masses(z[-1], np.inf, "P"))
-    q_top = math.exp(pair.interval_log_masses(z[-1], np.inf, "Q"))
-    at_top = min(p_top, q_top * math.exp(a[-1]))
-    pmf[-1] += at_top
-    return GridPLD(k_lo, pmf, p_top - at_top)
+    k0, pmf, inf_mass = pld_onestep.pessimistic(pair, h, k_lo, k_hi)
+    return GridPLD(k0, pmf, inf_mass)
 
 
 def _interval_atoms(pair: MixturePair, z: np.ndarray):

@@ -21,7 +21,8 @@ the relative width is met) is numerics.pld's: the bound is the maximum over orde
 every order's own bracket is checked for a crossing (numerics.pld._refine, no tolerance).
 
 ``certified`` is True only if no phase of any order names an unbounded rounding
-(``StepModel.unbounded_rounding``, set by numerics.dominating where a grid keeps double-precision masses);
+(``StepModel.unbounded_rounding``, set by numerics.dominating where a grid keeps double-precision
+arithmetic: the symmetrised pair of fixed-size and with-replacement replace-one);
 otherwise the bracket is returned with ``certified=False``, ``details["unbounded_rounding"]`` and a note
 (:func:`_label`; docs/certified.md, "What is not enclosed").
 """

@@ -1,4 +1,9 @@
-r"""The one-step grids of the Gaussian pairs with every mass enclosed (issue 29), vectorised.
+r"""The one-step grids of the Gaussian pairs (and of numerics.location_pairs) with every mass enclosed (issue 29).
+
+For a numerics.location_pairs.LocationMixturePair (Laplace pairs, with-replacement copies pairs) the
+weights, the tails and the edges come from numerics.location_onestep (its docstring: the edges are float
+brackets proven by an enclosure of the loss, since a mixture has no closed-form inverse); the masses and the
+grids below are the same code.
 
 numerics.pld's ``discretise_pessimistic`` / ``discretise_optimistic`` call :func:`pessimistic` and
 :func:`optimistic`. Every real number that decides a mass or an atom's loss is enclosed by
@@ -57,8 +62,10 @@ import math
 
 import numpy as np
 
+from . import location_onestep
 from .enclose import ball_to_floats, down, enclose, enclose_diff, up
 from .fft_rounding import U
+from .location_pairs import LocationMixturePair
 from .precision import ARB_MASS_PREC
 
 
@@ -75,19 +82,22 @@ def _weight_bounds(pair, w, m):
     return pair.q, pair.q
 
 
-def _gauss_mass_bounds(z, mean, sigma):
-    """Float (lo, hi) of Phi((z_{i+1}-m)/sigma) - Phi((z_i-m)/sigma) for sorted float edges z (+-inf).
+def _gauss_tail(mean, sigma):
+    """sign -> the normal tail beyond x on the side ``sign`` of the mean, erfc(sign (x - m)/sigma sqrt 2)/2."""
+    from flint import arb
+    return lambda sign: (lambda s: ((s - mean) * sign / (arb(sigma) * arb(2).sqrt())).erfc() / 2)
+
+
+def _location_mass_bounds(z, mean, tail):
+    """Float (lo, hi) of F(z_{i+1} - m) - F(z_i - m) for sorted float edges z (+-inf), F the CDF of a law
+    symmetric about 0 whose tail on side ``sign`` is the Arb function ``tail(sign)`` (normal: erfc; Laplace:
+    exp, numerics.location_onestep).
 
     Intervals with both edges finite and on one side of the mean are differences of one increasing tail
     function, enclosed with their relative accuracy (numerics.enclose.enclose_diff); the others (an
     infinite edge, or straddling the mean: at most three per mean) from point enclosures of the tails."""
-    from flint import arb
     z = np.asarray(z, dtype=float)
     n = len(z)
-    scale = lambda: arb(sigma) * arb(2).sqrt()  # noqa: E731
-
-    def tail(sign):  # the tail on the side of the edge away from the mean
-        return lambda s: ((s - mean) * sign / scale()).erfc() / 2
     right = np.flatnonzero(np.isfinite(z) & (z >= mean))
     left = np.flatnonzero(np.isfinite(z) & (z < mean))
     t_lo, t_hi = np.zeros(n), np.zeros(n)
@@ -119,23 +129,31 @@ def _gauss_mass_bounds(z, mean, sigma):
     return lo, hi
 
 
+def _components(pair):
+    """(P's, Q's) components as ((w_lo, w_hi), mean) with enclosed weights, and mean -> tail function."""
+    if isinstance(pair, LocationMixturePair):
+        p, q = location_onestep.component_bounds(pair)
+        return p, q, lambda m: location_onestep.tail_factory(pair, m)
+    p, q = ([(_weight_bounds(pair, w, m), m) for w, m in comps if w != 0]
+            for comps in (pair.p_components, pair.q_components))
+    return p, q, lambda m: _gauss_tail(m, pair.sigma)
+
+
 def mass_bounds(pair, z):
     """(P_lo, P_hi, Q_lo, Q_hi): float enclosures of the exact P and Q masses of the intervals
-    (z_i, z_{i+1}] of the sorted float edges z (+-inf allowed)."""
-    per_mean = {m: _gauss_mass_bounds(z, m, pair.sigma) for _, m in pair.p_components + pair.q_components}
+    (z_i, z_{i+1}] of the sorted float edges z (+-inf allowed), for a MixturePair or a LocationMixturePair."""
+    p_comps, q_comps, tail_of = _components(pair)
+    per_mean = {m: _location_mass_bounds(z, m, tail_of(m)) for _, m in p_comps + q_comps}
 
     def mix(components):
         lo = hi = 0.0
-        for w, m in components:
-            if w == 0:
-                continue
-            w_lo, w_hi = _weight_bounds(pair, w, m)
+        for (w_lo, w_hi), m in components:
             g_lo, g_hi = per_mean[m]
             lo = down(lo + down(w_lo * g_lo))
             hi = up(hi + up(w_hi * g_hi))
         return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
-    p_lo, p_hi = mix(pair.p_components)
-    q_lo, q_hi = mix(pair.q_components)
+    p_lo, p_hi = mix(p_comps)
+    q_lo, q_hi = mix(q_comps)
     return p_lo, p_hi, q_lo, q_hi
 
 
@@ -197,6 +215,8 @@ def edge_bounds(pair, ks, h):
     """Floats e_lo <= z*(k h) <= e_hi for each grid index k (-inf, -inf at or below the loss range, +inf, +inf
     at or above it; -inf / +inf also where a side could not be proven finite)."""
     from flint import arb, ctx
+    if isinstance(pair, LocationMixturePair):  # no closed-form inverse: brackets proven by the loss
+        return location_onestep.edge_bounds(pair, ks, h)
     ks = np.asarray(ks, dtype=float)
     n = len(ks)
     e_lo, e_hi = np.full(n, np.nan), np.full(n, np.nan)

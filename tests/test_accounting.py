@@ -56,15 +56,15 @@ def test_laplace_tradeoff_decreases_with_the_shift():
 
 @pytest.mark.parametrize("noise,g,sigma", [("gaussian", 0.1, 1.0), ("gaussian", 0.5, 0.7), ("laplace", 0.3, 1.5)])
 def test_symmetrised_grid_dominates_both_orders(noise, g, sigma):
-    pair = dm.shift_pair(noise, g, sigma, 2.0, "remove")
+    pair, reverse = dm.shift_pair(noise, g, sigma, 2.0, "remove"), dm.shift_pair(noise, g, sigma, 2.0, "add")
     h = 0.01
-    grid = dm.symmetrised(pair, h, 1e-12)
+    grid = dm.symmetrised(pair, reverse, h, 1e-12)
     assert grid.pmf.min() >= 0 and abs(grid.pmf.sum() + grid.inf_mass - 1) < 1e-9
     eps = np.linspace(-3, 3, 61) + 0.0037  # off the grid
     x = (grid.k0 + np.arange(len(grid.pmf))) * h
     grid_profile = np.array([np.sum(grid.pmf * np.maximum(-np.expm1(e - x), 0)) + grid.inf_mass for e in eps])
     a = _profile(pair, eps)
-    b = dm._reverse_profile(pair, eps)
+    b = _profile(reverse, eps)  # the reverse order's profile (mirroring leaves it unchanged)
     assert np.all(grid_profile >= np.maximum(a, b) - 1e-12)
 
 
@@ -284,10 +284,18 @@ def test_knorm_long_run_with_large_epsilon_does_not_overflow():
 
 
 def test_routes_with_unbounded_rounding_are_not_certified_and_say_why():
-    """Issue 29: a bracket resting on double-precision masses with no bound (numerics.location_pairs: Laplace
-    noise here) is returned with certified False and the rounding named; the Gaussian pairs stay certified."""
-    laplace = numerics.epsilon(Schedule((Phase(0.01, 2.0, 10, noise="laplace"),)), 1e-5, rel_width=1e-2)
-    assert laplace.certified is False and "numerics.location_pairs" in laplace.details["unbounded_rounding"][0]
-    assert "not certified" in laplace.details["note"]
+    """Issue 29: a bracket resting on a rounding no argument bounds is returned with certified False and the
+    rounding named (numerics.pld_general._label). Since h29e no numerics.dominating route names one (every
+    Laplace, with-replacement and symmetrised route is enclosed: tests/test_location_enclosure.py), so the label
+    is exercised on a model that declares one; the Gaussian pairs stay certified."""
+    from numerics import dominating, pld_general
+
+    model = dominating.poisson_add_remove(Phase(0.01, 1.0, 10))["remove"]
+    labelled = pld_general.StepModel(model.upper, model.lower, model.steps, model.scale, None, model.loss_floor,
+                                     "a stated double-precision step")
+    b = pld_general._label(numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=10), 1e-5, rel_width=1e-2),
+                           {"remove": [labelled]})
+    assert b.certified is False and b.details["unbounded_rounding"] == ["a stated double-precision step"]
+    assert "not certified" in b.details["note"]
     gaussian = numerics.epsilon(Schedule.constant(q=0.01, sigma=1.0, steps=10), 1e-5, rel_width=1e-2)
     assert gaussian.certified is True and "unbounded_rounding" not in gaussian.details

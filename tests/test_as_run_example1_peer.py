@@ -1,7 +1,8 @@
 """000.example-1.as-run-with-replacement (holds) cross-checked by a peer library (issue 35; docs/replace_one.md 7h).
 
 The claim's upper bound is computed by numerics at delta = 6.35e-8, where the FFT's rounding had made it open
-before issue 29; it is not certified (the copy-count mixture is rounded in double precision, details['unbounded_rounding']). Independent check: dp_accounting's connect-the-dots PLD of the same
+before issue 29; it is certified since h29e (the copies pair's masses and edges enclosed, numerics.location_onestep).
+Independent check: dp_accounting's connect-the-dots PLD of the same
 dominating pair (the with-replacement add/remove copies pair sum_k pi_k N(2k) against N(0),
 pi = Bin(b, 1/N_c), numerics.dominating), every round at the largest batch size (the claim's rounded-up
 schedule), composed over the claim's rounds. Copies beyond K_MAX are cut and their probability, T P(K > K_MAX),
