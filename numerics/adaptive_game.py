@@ -417,18 +417,21 @@ def with_replacement_counterexample(*, b: int, n: int, sigma: float, others, log
 # --------------------------------------------------------------------------------------------------
 
 def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: float = 12.0) -> float:
-    r"""Upper bound on :math:`E[c(|Z|); Z \in W]`, Z standard normal in the plane,
-    :math:`c(r) = (r^2 + 1)/\sigma^2 + r/\sigma` (the bound on :math:`|\partial_\theta^2 \varphi| / \varphi`
-    of §7i step 3), W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
+    r"""Upper bound on :math:`\sup_{A \subseteq W} |E[f(Z); Z \in A]|`, Z standard normal in the plane,
+    :math:`f = (Z_t^2 - 1)/\sigma^2 - Z_u/\sigma` (:math:`\partial_\theta^2 \varphi / \varphi`, §7i step 3),
+    W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
 
-    For s <= 0 the fraction of the circle of radius r inside W is bounded by 1; for s > 0 it is 0 below
-    r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above, nondecreasing in r. The radial integral is an
-    upper Riemann sum on [s, s + reach] (each factor bounded on each piece: c and the fraction at the
-    right end, r e^{-r^2/2} at its maximum on the piece) plus the exact tail beyond with fraction 1."""
-    # the whole plane (a bound for every region): E|(Z_t^2 - 1)/σ² - Z_u/σ| <= E|Z_t^2 - 1|/σ² + E|Z_u|/σ,
-    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π)
-    full = (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
-            + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
+    Two bounds, the smaller is returned. (i) Whole plane: E f = 0, so for every event A,
+    :math:`|E[f; A]| \le E[f_+] = E[f_-] = E|f|/2 \le (E|Z_t^2 - 1|/\sigma^2 + E|Z_u|/\sigma)/2`
+    (docs/replace_one.md §7k step 6). (ii) The wedge: :math:`|E[f; A]| \le E[c(|Z|); W]`,
+    :math:`c(r) = (r^2 + 1)/\sigma^2 + r/\sigma \ge |f|`. For s <= 0 only (i) is used; for s > 0 the fraction
+    of the circle of radius r inside W is 0 below r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above,
+    nondecreasing in r. The radial integral is an upper Riemann sum on [s, s + reach] (each factor bounded on
+    each piece: c and the fraction at the right end, r e^{-r^2/2} at its maximum on the piece) plus the exact
+    tail beyond with fraction 1."""
+    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π); halved because f has mean 0 (the optimal A takes f_+ only)
+    full = 0.5 * (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
+                  + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
     if s <= 0.0:
         return full
     a = max(s, 0.0)
