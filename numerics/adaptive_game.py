@@ -31,6 +31,11 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   cell's corner pairs, each mixed with weight τ of the whole-batch pair G and η of a pair at +infinity),
   with :func:`triangle_upper_grid` (a dominating lattice pair of a triangle) for the corner pairs.
 
+* :func:`charge_floors`, :func:`charge_weights`, :func:`cell_weights`, :func:`charge_grids`, :func:`corner_pair` and
+  ``refined_cover_upper(rates=...)`` — Theorem C″ (§7k): the same cover with Lemma C's slack charged, per cell by a
+  linear programme over the β grid, to symmetrised pairs S_r at rates g < r <= 1 (S_1 = G), whose advantage over
+  every member is at least (1 - g/r) E(S_r), O(r - g) instead of O(1). The first cover bound below {S} (§7k).
+
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
   the proven upper bound computed by the same engine.

@@ -496,12 +496,14 @@ def test_charge_rates_are_checked():
 
 @pytest.mark.slow
 def test_slow_charged_cover_upper_is_above_every_lower_bound():
-    """Theorem C'' with Theorem G: the cover with the slack charged to S_{1.5g}, S_{2g} and G (g = 1/4, sigma = 1,
-    T = 2, base 8, one refinement round) lies above the certified lower bounds and the exhaustive adaptive oracle
-    (n = 4 records, b = 1, two steps)."""
-    g, sigma, steps, eps, h = 0.25, 1.0, 2, 0.5, 2e-3
-    out = ag.refined_cover_upper(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, base=8, levels=1, rounds=1,
-                                 cells=(400, 400), rates=(0.375, 0.5, 1.0))
+    """Theorem C'' with Theorem G: the uniform cover (16 cells per angle) with the slack charged to S_{1.25g},
+    S_{1.5g}, S_{2g} and G (g = 1/4, sigma = 2, T = 2, eps = 0.5; the corner pairs are not the all-G fallback)
+    lies above the certified per-step lower bound over the two orders and above the exhaustive adaptive oracle
+    (n = 4 records, b = 1, two steps, every other record's gradient in {-1, 0, 1})."""
+    g, sigma, steps, eps, h = 0.25, 2.0, 2, 0.5, 2e-3
+    out = ag.refined_cover_upper(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, base=16, levels=0, rounds=0,
+                                 cells=(400, 400), rates=(0.3125, 0.375, 0.5, 1.0))
+    assert out["rounds"][0]["tau_used_max"] < 0.5
     up = out["delta"][0]
     two = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
     value = oracle.adaptive_delta(oracle.menu(4, 1), sigma, steps, eps)
