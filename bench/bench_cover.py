@@ -163,7 +163,8 @@ def _charged_table(rows) -> str:
         what = _bounds(r)
         rel = (r["cover"] - r["sym"]) / r["sym"] if math.isfinite(r["cover"]) else math.inf
         mults = ", ".join(f"{x / r['g']:.3g}" for x in r["rates"])
-        extra = (f"; delta at eps {r['at'][0]:.6g}: {{S}} {r['at'][1]:.4g}, cover {r['at'][2]:.4g}" if "at" in r else "")
+        extra = (f"; delta at eps {r['at'][0]:.6g}: {{S}} {r['at'][1]:.4g}, cover {r['at'][2]:.4g}"
+                 if "at" in r else "")
         lines.append(
             f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {what} | {r['h']:.4g} | "
             f"{r['low']:.6g} | {r['sym']:.6g} | {r['cover']:.6g}{extra} | {rel:+.2%} | {r['n_cells']}, {r['menu']}, "

@@ -457,7 +457,8 @@ def test_charged_cover_inequality_holds_on_sampled_members():
     partition_corner_weights over cell_weights (several charge pairs, an LP per cell). g = 0.05, sigma = 1.5, cells of
     side 2 pi / 16 with one cell (and its mirror) split, so the LP is feasible and the S_r charges are used. Exact
     profiles of the members, corners and S_r (conditional quadrature, oracle), alpha on both sides of 1 and beyond
-    the beta range; members in a split cell, in the big cell whose side carries a hanging node, near PQ and elsewhere."""
+    the beta range; members in a split cell, in the big cell whose side carries a hanging node, near PQ and
+    elsewhere."""
     g, sigma, base, m = 0.05, 1.5, 16, 32
     rates, cost = (0.0625, 0.1, 0.2, 1.0), (1e-3, 6e-3, 4e-2, 2.0)
     unit = 2 * math.pi / m
@@ -474,8 +475,8 @@ def test_charged_cover_inequality_holds_on_sampled_members():
         i, j, s = cell
         tu, tv = (i + a * s) * unit, (j + b * s) * unit
         for alpha in (math.exp(-2.0), math.exp(-0.3), 1.0, math.exp(0.7), math.exp(2.5)):
-            charge = [_gaussian_profile_oracle(sigma, alpha) if r == 1.0 else _symmetrised_profile_oracle(r, sigma, alpha)
-                      for r in rates]
+            charge = [_gaussian_profile_oracle(sigma, alpha) if r == 1.0
+                      else _symmetrised_profile_oracle(r, sigma, alpha) for r in rates]
             bound = 0.0
             for x, y, lam in [(0, 0, (1 - a) * (1 - b)), (s, 0, a * (1 - b)), (0, s, (1 - a) * b), (s, s, a * b)]:
                 w = corner[ag._corner_key(((i + x) % m, (j + y) % m), m)]
