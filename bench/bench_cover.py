@@ -120,7 +120,9 @@ def refined_table(cases=None) -> str:
 #: rectangles per axis, charge rates as multiples of g (G = rate 1 is always added), setting)
 CHARGED = {"C1": (0.1, 2.0, 10, "delta", 0.5, 32, 600, (1.25, 1.5, 2.0, 4.0), "small case, no seed (g 0.1, sigma 2)"),
            "G6": (50 / 1000, 1.7591362330122537, 30, "eps", 0.000501187233627272, 32, 600, (1.25, 1.5, 2.0, 4.0),
-                  "004 MNIST Table 2, target eps 9")}
+                  "004 MNIST Table 2, target eps 9"),
+           "G6-48": (50 / 1000, 1.7591362330122537, 30, "eps", 0.000501187233627272, 48, 600, (1.25, 1.5, 2.0, 4.0),
+                     "004 MNIST Table 2, target eps 9")}
 
 
 def run_charged_case(name: str) -> dict:
