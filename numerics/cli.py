@@ -345,11 +345,24 @@ def _unbounded(b) -> bool:
     return isinstance(b.details, dict) and bool(b.details.get("unbounded_rounding"))
 
 
+def _out(x: float, side: str) -> str:
+    """``x`` to 6 significant digits rounded outward (``"down"`` for a lower end, ``"up"`` for an upper one),
+    so a printed bound is on the same side of the truth as the bound itself (nearest rounding could print an
+    upper end below it: 4.072832 as 4.07283)."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+    if not math.isfinite(x) or x == 0:
+        return f"{x:.6g}"
+    d = Decimal(x)
+    q = d.quantize(Decimal(1).scaleb(d.adjusted() - 5), rounding=ROUND_CEILING if side == "up" else ROUND_FLOOR)
+    return f"{float(q):.6g}"
+
+
 def _describe(b, label: Optional[str] = None) -> str:
     """Say which side of the truth each printed number is on, and through which accountant."""
     label = label or b.method
     via = f"{b.method}: " if b.method != label else ""
-    text = (f"{label:8s} epsilon_lower={b.epsilon_lower:.6g}  epsilon_upper={b.epsilon_upper:.6g}  "
+    text = (f"{label:8s} epsilon_lower={_out(b.epsilon_lower, 'down')}  epsilon_upper={_out(b.epsilon_upper, 'up')}  "
             f"({via}{_kind(b, b.epsilon_lower)}; delta={b.delta:g})")
     return text + _note_lines(b)
 
@@ -391,7 +404,7 @@ def cmd_delta(args) -> dict:
     b = delta(schedule, epsilon)
     out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
     via = f"{b.method}: " if b.method != "pld" else ""
-    text = (f"{'pld':8s} delta_lower={b.delta_lower:.6g}  delta_upper={b.delta_upper:.6g}  "
+    text = (f"{'pld':8s} delta_lower={_out(b.delta_lower, 'down')}  delta_upper={_out(b.delta_upper, 'up')}  "
             f"({via}{_kind(b, b.delta_lower)}; epsilon={b.epsilon:g})" + _note_lines(b)
             + f"\nmechanism: {mechanism_text(schedule, rule)}; epsilon={epsilon:g}")
     return {"json": out, "text": text}
@@ -428,10 +441,10 @@ def cmd_calibrate_sigma(args) -> dict:
     out = {"sigma": sigma, "steps": steps, "delta": delta, "epsilon": epsilon, "method": b.method,
            "epsilon_upper": b.epsilon_upper, "epsilon_lower": b.epsilon_lower, "slack": slack,
            "certified": b.certified, **mechanism_json(schedule, rule)}
-    text = (f"sigma={sigma:.6g}  (smallest noise multiplier, to a factor 1e-4, whose {_upper_word(b)} <= "
+    text = (f"sigma={_out(sigma, 'up')}  (smallest noise multiplier, to a factor 1e-4, whose {_upper_word(b)} <= "
             f"{epsilon:g} at delta={delta:g})\n"
-            f"         at sigma={sigma:.6g}: epsilon_upper={b.epsilon_upper:.6g} (slack {slack:.3g} below the "
-            f"target), epsilon_lower={b.epsilon_lower:.6g} ({b.method})" + _note_lines(b)
+            f"         at sigma={_out(sigma, 'up')}: epsilon_upper={_out(b.epsilon_upper, 'up')} (slack {slack:.3g} below the "
+            f"target), epsilon_lower={_out(b.epsilon_lower, 'down')} ({b.method})" + _note_lines(b)
             + f"\nmechanism: {mechanism_text(schedule, rule)}; delta={delta:g}")
     return {"json": out, "text": text}
 
@@ -454,7 +467,7 @@ def cmd_critical_steps(args) -> dict:
     word = "certified " if b is None or b.certified else ""
     exceeding = (f"; at {got['steps_exceeding']} steps the {word}epsilon_lower exceeds it"
                  if got["steps_exceeding"] else "")
-    at = (f"\n         at {steps} steps: epsilon_upper={b.epsilon_upper:.6g} (slack {epsilon - b.epsilon_upper:.3g}), "
+    at = (f"\n         at {steps} steps: epsilon_upper={_out(b.epsilon_upper, 'up')} (slack {epsilon - b.epsilon_upper:.3g}), "
           f"{steps / per:.4g} epochs [{rule}]") if b is not None else "\n         not even one step meets the target"
     text = (f"steps={steps}  (largest number of steps whose {word}epsilon_upper <= {epsilon:g} at "
             f"delta={delta:g}{exceeding})" + at + (_note_lines(b) if b is not None and not b.certified else "")

@@ -65,45 +65,18 @@ delta proven and epsilon_upper with delta_upper(epsilon_upper) <= delta proven.
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 
 import numpy as np
 from scipy import optimize, special
 
-from .enclose import ball_to_floats, up
+from .enclose import up
 from .errors import InvalidParameter, check_delta, check_epsilon
 from .gdp import delta_gdp
-from .precision import KNORM_ARB_ATOL, KNORM_ARB_PREC, KNORM_ARB_RTOL
+from .proven_ends import bisect_monotone, proven_end, tight_end
 from .results import DeltaBounds, EpsilonBounds
 
 _CELLS = 600
-#: relative steps by which a bisection end that fails its Arb check is moved outward (then the trivial end)
-_NUDGES = (1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2)
 
-
-@contextmanager
-def _precision(prec: int):
-    from flint import ctx
-    saved, ctx.prec = ctx.prec, prec
-    try:
-        yield
-    finally:
-        ctx.prec = saved
-
-
-def _tight(ball_of, side: str) -> float:
-    """The float end (``"upper"`` or ``"lower"``) of the Arb ball ``ball_of()``, at KNORM_ARB_PREC bits,
-    recomputed at twice the precision (three times at most) while its radius exceeds KNORM_ARB_RTOL of
-    its midpoint plus KNORM_ARB_ATOL. Every ball is an enclosure; the loop is about tightness only."""
-    prec = KNORM_ARB_PREC
-    for _ in range(4):
-        with _precision(prec):
-            b = ball_of()
-            if b.is_finite() and float(b.rad()) <= KNORM_ARB_RTOL * abs(float(b.mid())) + KNORM_ARB_ATOL:
-                break
-        prec *= 2
-    lo, hi = ball_to_floats(b)
-    return hi if side == "upper" else lo
 
 
 def _normal_sf(x):
@@ -170,7 +143,7 @@ class KNorm:
         arg = self._tail_parameters(s)
         if arg is None:
             return 1.0
-        return min(1.0, _tight(lambda: self._tail_ball(s, *arg), "upper"))
+        return min(1.0, tight_end(lambda: self._tail_ball(s, *arg), "upper"))
 
     def _tail_ball(self, s: float, c: float, ell: float):
         r""":math:`T P(Y > c) + e^{\min(0, x)}`, :math:`x = -\ell(s - T\,EY) + T \log(1 + \ell^2 \mathrm{Var}Y\, e^{\ell(c - EY)}/2)`,
@@ -186,7 +159,7 @@ class KNorm:
 
     def delta_upper(self, eps: float) -> float:
         """Proven upper bound on delta(eps): E[g(S)] through the grid of s (module docstring), in Arb."""
-        return min(1.0, _tight(lambda: self._delta_upper_ball(eps), "upper"))
+        return min(1.0, tight_end(lambda: self._delta_upper_ball(eps), "upper"))
 
     def _delta_upper_ball(self, eps: float):
         from flint import arb
@@ -271,51 +244,20 @@ class KNorm:
     def delta_lower(self, eps: float) -> float:
         """Proven lower bound on delta(eps) at the threshold the float estimate picks (0 if none helps)."""
         c, _ = self._threshold(eps)
-        return max(_tight(lambda: self._delta_lower_ball(eps, c), "lower"), 0.0)
+        return max(tight_end(lambda: self._delta_lower_ball(eps, c), "lower"), 0.0)
 
     # --- epsilon ---------------------------------------------------------------------------------
     def epsilon_bounds(self, delta: float) -> tuple[float, float]:
         """(low, up) with delta_lower(low) > delta (or low = 0) and delta_upper(up) <= delta, both proven:
         float bisections, then each end checked in Arb and moved outward until it passes."""
         top = float(up(up(self.steps * self.shift / self.sigma)))  # basic composition of pure DP: delta = 0
-        up_end = _bisect(lambda e: self._delta_upper_estimate(e) <= delta, 0.0, top)[1]
+        up_end = bisect_monotone(lambda e: self._delta_upper_estimate(e) <= delta, 0.0, top)[1]
         # the lower end is the last point where the realizable pair's delta still exceeds the target
-        low = _bisect(lambda e: not self._delta_lower_estimate(e) > delta, 0.0, top)[0]
-        return _proven(low, lambda e: self.delta_lower(e) > delta, -1.0, 0.0), \
-            _proven(up_end, lambda e: self.delta_upper(e) <= delta, 1.0, top)
+        low = bisect_monotone(lambda e: not self._delta_lower_estimate(e) > delta, 0.0, top)[0]
+        return proven_end(low, lambda e: self.delta_lower(e) > delta, -1.0, 0.0), \
+            proven_end(up_end, lambda e: self.delta_upper(e) <= delta, 1.0, top)
 
 
-def _proven(x: float, ok, direction: float, fallback: float) -> float:
-    """x if ok(x); else, moving outward (``direction`` -1 down, +1 up) by the relative steps _NUDGES, the first
-    point where ok holds, pulled back by four halvings towards the last point where it failed; ``fallback``
-    (an end that needs no check: 0 below, the pure-DP basic composition above) if none passes. ok is the
-    Arb check: only a point that passed it is returned."""
-    bad = None
-    for r in (0.0,) + _NUDGES:
-        y = x * (1.0 + direction * r)
-        if not ((0.0 < y < fallback) if direction > 0 else (y > fallback)):
-            break
-        if not ok(y):
-            bad = y
-            continue
-        for _ in range(4 if bad is not None else 0):
-            mid = 0.5 * (bad + y)
-            bad, y = (bad, mid) if ok(mid) else (mid, y)
-        return y
-    return fallback
-
-
-def _bisect(ok, lo: float, hi: float) -> tuple[float, float]:
-    """(a, b) within 1e-12 relative with ok(b) true and, unless a = lo = 0 with ok(lo), ok(a) false, for
-    ok monotone false -> true on [lo, hi] (hi is taken as true: pure-DP basic composition has delta 0)."""
-    if ok(lo):
-        return lo, lo
-    for _ in range(100):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
-        if hi - lo <= 1e-12 * hi:
-            break
-    return lo, hi
 def _model(schedule) -> KNorm:
     phases = schedule.phases
     if len({(p.sigma, p.dimension) for p in phases}) != 1:

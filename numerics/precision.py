@@ -66,7 +66,7 @@ ARB_MASS_PREC = 80
 #: working precision (bits) of the Arb balls that enclose numerics.knorm's bounds: its regularised incomplete
 #: gamma functions are taken as 1 - Q on the left of the mean (Arb's P loses its accuracy there for large
 #: shapes), an absolute error of about 2^-prec, and delta_GDP cancels a few digits; a ball still wider than
-#: KNORM_ARB_RTOL of its value is recomputed at twice the precision (numerics.knorm._tight).
+#: KNORM_ARB_RTOL of its value is recomputed at twice the precision (numerics.proven_ends.tight_end).
 KNORM_ARB_PREC = 200
 #: radius below which numerics.knorm accepts a ball without raising the precision (tightness only): relative
 #: KNORM_ARB_RTOL of its value plus KNORM_ARB_ATOL, 25 orders below the smallest delta the CLI takes (1e-15),

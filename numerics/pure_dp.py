@@ -12,8 +12,8 @@ Thm. 3.3 and its proof; the pair dominates both orders, so it composes adaptivel
   (KOV Thm. 3.3). The returned bounds are the ends of an Arb ball of that sum (:func:`_kov_delta_ball`):
   the binomials are exact integers, which losses exceed epsilon is decided in exact rational arithmetic,
   and every exp and expm1 is Arb's (rigorous); epsilon is bisected on the double-precision sum (which only
-  steers) and each end is checked on the ball and moved outward until it passes (numerics.knorm's
-  ``_proven``). Until issue 29's audit (helper A29C) the double value was widened by a relative 1e-9, which
+  steers) and each end is checked on the ball and moved outward until it passes
+  (numerics.proven_ends.proven_end). Until issue 29's audit (helper A29C) the double value was widened by a relative 1e-9, which
   bounds nothing: the float loss (2i - T) eps0 is off by an ulp, and at eps0 = 0.1, T = 3, epsilon = 0.3
   the computed delta (8.03e-18) was twice the exact one (4.02e-18), so the "lower" end was above the truth.
 * **Heterogeneous** :math:`\varepsilon_i`: exact evaluation is #P-hard (Murtagh & Vadhan 2016, TCC). A
@@ -41,7 +41,7 @@ from scipy.special import gammaln, logsumexp
 from . import pld
 from .enclose import ball_to_floats, up
 from .errors import InvalidParameter, check_delta, check_epsilon
-from .knorm import _bisect, _proven, _tight
+from .proven_ends import bisect_monotone, proven_end, tight_end
 from .precision import PLD_RELATIVE_WIDTH
 from .results import DeltaBounds, EpsilonBounds
 
@@ -85,8 +85,8 @@ def _kov_delta_ball(eps0: float, steps: int, eps: float):
 
 def _kov_delta_ends(eps0: float, steps: int, eps: float) -> tuple[float, float]:
     """Floats below and above KOV's exact delta(eps) (:func:`_kov_delta_ball`), in [0, 1]."""
-    lo = max(_tight(lambda: _kov_delta_ball(eps0, steps, eps), "lower"), 0.0)
-    return lo, min(_tight(lambda: _kov_delta_ball(eps0, steps, eps), "upper"), 1.0)
+    lo = max(tight_end(lambda: _kov_delta_ball(eps0, steps, eps), "lower"), 0.0)
+    return lo, min(tight_end(lambda: _kov_delta_ball(eps0, steps, eps), "upper"), 1.0)
 
 
 def _grid_pair(eps0: float, h: float, up_side: bool) -> "pld.GridPLD":
@@ -153,9 +153,9 @@ def optimal_composition_epsilon(eps0s: Sequence[float], delta: float, *,
         # the float sum steers a bisection; each end is then proven on the Arb ball (module docstring);
         # at the basic composition T eps0 no loss exceeds epsilon, so delta is 0 there
         top = float(up(up(steps * eps0)))
-        lo, hi = _bisect(lambda x: _kov_delta(eps0, steps, x) <= delta, 0.0, top)
-        low = _proven(lo, lambda x: _kov_delta_ends(eps0, steps, x)[0] > delta, -1.0, 0.0)
-        high = _proven(hi, lambda x: _kov_delta_ends(eps0, steps, x)[1] <= delta, 1.0, top)
+        lo, hi = bisect_monotone(lambda x: _kov_delta(eps0, steps, x) <= delta, 0.0, top)
+        low = proven_end(lo, lambda x: _kov_delta_ends(eps0, steps, x)[0] > delta, -1.0, 0.0)
+        high = proven_end(hi, lambda x: _kov_delta_ends(eps0, steps, x)[1] <= delta, 1.0, top)
         return EpsilonBounds(low, high, delta, "kov", "any", True,
                              {"steps": steps, "eps0": eps0, "note": "exact (Kairouz-Oh-Viswanath)"})
     low, high, h = _hetero(e, rel_width, lambda c, up: pld._eps_upper(c, delta) if up

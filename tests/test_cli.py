@@ -284,11 +284,22 @@ def test_a_phase_may_name_its_fields_in_any_order(capsys):
     assert named["epsilon_upper"] == plain["epsilon_upper"] and named["schedule"] == plain["schedule"]
 
 
-def test_critical_steps_never_calls_an_uncertified_bracket_certified(capsys):
-    """A29C: Laplace noise is accounted with an unbounded rounding (certified false); critical-steps said
-    'certified epsilon_upper' anyway and its JSON had no flag."""
+def test_critical_steps_never_calls_an_uncertified_bracket_certified(capsys, monkeypatch):
+    """A29C: critical-steps said 'certified epsilon_upper' for a bracket with certified false (then Laplace noise,
+    enclosed since h29e) and its JSON had no flag. No route is uncertified today, so the bracket is made so."""
+    import dataclasses
+
+    from numerics import calibrate
+
+    real = calibrate.critical_steps_bracket
+
+    def uncertified(**kw):
+        got = real(**kw)
+        return dict(got, bounds=dataclasses.replace(got["bounds"], certified=False))
+
+    monkeypatch.setattr(calibrate, "critical_steps_bracket", uncertified)
     argv = ("critical-steps", "--sampling", "full-batch", "--noise", "laplace", "--sigma", "20", "--delta", "1e-5",
             "--epsilon", "1")
     assert _json(capsys, *argv)["certified"] is False
     code, out, _ = run(capsys, *argv)
-    assert code == 0 and "certified epsilon_upper" not in out and "not certified" in out
+    assert code == 0 and "certified epsilon_upper" not in out and "whose epsilon_upper" in out

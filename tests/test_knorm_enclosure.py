@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from numerics.enclose import ball_to_floats
-from numerics.knorm import KNorm, _delta_gdp_ball, _precision
+from numerics.knorm import KNorm, _delta_gdp_ball
+from numerics.proven_ends import arb_precision
 
 mp = mpmath.mp
 
@@ -83,7 +84,7 @@ def test_tail_bounds_enclose_their_mpmath_value(seed):
             arg = m._tail_parameters(float(s))
             if arg is None:
                 continue
-            with _precision(200):
+            with arb_precision(200):
                 lo, hi = ball_to_floats(m._tail_ball(float(s), *arg))
             truth = _mp_tail(m, s, *arg)
             assert lo <= truth <= hi
@@ -97,7 +98,7 @@ def test_delta_upper_is_above_its_mpmath_value_and_the_gdp_ball_encloses(seed):
         assert m.delta_upper(eps) >= min(_mp_delta_upper(m, eps), 1)
         for s in (m._s_grid[0], m._s_grid[-1]):
             from flint import arb
-            with _precision(200):
+            with arb_precision(200):
                 lo, hi = ball_to_floats(_delta_gdp_ball(arb(eps), arb(float(s))))
             assert lo <= _mp_delta_gdp(eps, s) <= hi
 
