@@ -225,6 +225,22 @@ def _log_mgf(step: GridPLD, h: float, lam: np.ndarray, chunk: int = 2048) -> np.
     return top + np.log(np.exp(e - top[None, :]).sum(axis=0))
 
 
+def _log_mgf_error(step: GridPLD, h: float, lam: np.ndarray, chunk: int = 2048) -> np.ndarray:
+    """A bound on the absolute rounding error of :func:`_log_mgf` at each lam (issue 29 audit), so the windows
+    of :class:`_Chernoff` are proven. With B = max |log p| + |lam| max |x| over the positive entries: each
+    e^{lam j h} has exponent |lam j h| <= B rounded once (uB) and exp to 1 ulp, so (2B + 1)u relative; the
+    products by p and the chunk's sum of at most n nonnegative terms add u + gamma_n; log of a chunk sum
+    (1 ulp of |log| <= 2B) plus the offset's product and sum (2uB) and the outer log-sum-exp over the chunks
+    (shift 2uB, exps 2u, gamma_chunks, log and sum 2u + u|K|) give at most (9B + 2n + 12 + |K|)u. Taken as
+    1.01 (10B + 2n + 80)u (|K| <= B)."""
+    pos = step.pmf > 0
+    if not pos.any():
+        return np.zeros(len(lam))
+    x = (step.k0 + np.nonzero(pos)[0]) * h
+    big = float(np.max(np.abs(np.log(step.pmf[pos])))) + np.abs(lam) * max(abs(float(x[0])), abs(float(x[-1])))
+    return 1.01 * (10.0 * big + 2.0 * int(pos.sum()) + 80.0) * U
+
+
 class _Chernoff:
     """Chernoff windows of compositions of one grid PLD, its (binned) log-MGF computed once."""
 
@@ -236,7 +252,8 @@ class _Chernoff:
         star = math.sqrt(2.0 * math.log(1.0 / tail) / var)
         self.lam = np.geomspace(max(star * 3e-4, 1e-3), min(2.0 * star, 300.0 / (2048 * h)), 32)
         with np.errstate(over="ignore", invalid="ignore"):
-            k = _log_mgf(step, h, np.concatenate([self.lam, -self.lam]))
+            both = np.concatenate([self.lam, -self.lam])
+            k = _log_mgf(step, h, both) + _log_mgf_error(step, h, both)  # at or above the exact log-MGF
         k_up, k_down = k[:len(self.lam)], k[len(self.lam):]
         # every lam > 0 gives a valid Chernoff bound: drop those whose log-MGF overflowed (very small noise)
         up, down = np.isfinite(k_up), np.isfinite(k_down)
@@ -249,9 +266,13 @@ class _Chernoff:
     def window(self, count: int) -> tuple[int, int]:
         """Grid indices outside of which the ``count``-fold composition has mass <= tail on each side."""
         log_tail = math.log(self.tail)
-        hi = math.ceil(np.min((count * self.k_up - log_tail) / self.lam_up) / self.h)
-        lo = math.floor(np.max((log_tail - count * self.k_down) / self.lam_down) / self.h)
-        return lo, hi
+        # the products by count, the differences, quotients and the division by h: moved 8u outward (as
+        # numerics.pld_compose._window_side), on top of the log-MGF's own bound (_log_mgf_error)
+        k_up = count * self.k_up
+        k_down = count * self.k_down
+        hi = float(np.min((k_up + 4.0 * U * np.abs(k_up) - log_tail) / self.lam_up)) / self.h
+        lo = float(np.max((log_tail - k_down - 4.0 * U * np.abs(k_down)) / self.lam_down)) / self.h
+        return math.floor(lo - 4.0 * U * abs(lo)), math.ceil(hi + 4.0 * U * abs(hi))
 
     def compose(self, count: int, target: dict | None = None, upper: bool = True) -> ComposedPLD:
         """The ``count``-fold composition; with ``target`` ({"delta": d} or {"epsilon": e}) composed with
