@@ -31,6 +31,11 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   cell's corner pairs, each mixed with weight τ of the whole-batch pair G and η of a pair at +infinity),
   with :func:`triangle_upper_grid` (a dominating lattice pair of a triangle) for the corner pairs.
 
+* :func:`charge_floors`, :func:`charge_weights`, :func:`cell_weights`, :func:`charge_grids`, :func:`corner_pair` and
+  ``refined_cover_upper(rates=...)`` — Theorem C″ (§7k): the same cover with Lemma C's slack charged, per cell by a
+  linear programme over the β grid, to symmetrised pairs S_r at rates g < r <= 1 (S_1 = G), whose advantage over
+  every member is at least (1 - g/r) E(S_r), O(r - g) instead of O(1). The first cover bound below {S} (§7k).
+
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
   the proven upper bound computed by the same engine.
@@ -417,18 +422,21 @@ def with_replacement_counterexample(*, b: int, n: int, sigma: float, others, log
 # --------------------------------------------------------------------------------------------------
 
 def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: float = 12.0) -> float:
-    r"""Upper bound on :math:`E[c(|Z|); Z \in W]`, Z standard normal in the plane,
-    :math:`c(r) = (r^2 + 1)/\sigma^2 + r/\sigma` (the bound on :math:`|\partial_\theta^2 \varphi| / \varphi`
-    of §7i step 3), W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
+    r"""Upper bound on :math:`\sup_{A \subseteq W} |E[f(Z); Z \in A]|`, Z standard normal in the plane,
+    :math:`f = (Z_t^2 - 1)/\sigma^2 - Z_u/\sigma` (:math:`\partial_\theta^2 \varphi / \varphi`, §7i step 3),
+    W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
 
-    For s <= 0 the fraction of the circle of radius r inside W is bounded by 1; for s > 0 it is 0 below
-    r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above, nondecreasing in r. The radial integral is an
-    upper Riemann sum on [s, s + reach] (each factor bounded on each piece: c and the fraction at the
-    right end, r e^{-r^2/2} at its maximum on the piece) plus the exact tail beyond with fraction 1."""
-    # the whole plane (a bound for every region): E|(Z_t^2 - 1)/σ² - Z_u/σ| <= E|Z_t^2 - 1|/σ² + E|Z_u|/σ,
-    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π)
-    full = (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
-            + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
+    Two bounds, the smaller is returned. (i) Whole plane: E f = 0, so for every event A,
+    :math:`|E[f; A]| \le E[f_+] = E[f_-] = E|f|/2 \le (E|Z_t^2 - 1|/\sigma^2 + E|Z_u|/\sigma)/2`
+    (docs/replace_one.md §7k step 6). (ii) The wedge: :math:`|E[f; A]| \le E[c(|Z|); W]`,
+    :math:`c(r) = (r^2 + 1)/\sigma^2 + r/\sigma \ge |f|`. For s <= 0 only (i) is used; for s > 0 the fraction
+    of the circle of radius r inside W is 0 below r = s and min(1, (psi + 2 arccos(s/r)) / 2 pi) above,
+    nondecreasing in r. The radial integral is an upper Riemann sum on [s, s + reach] (each factor bounded on
+    each piece: c and the fraction at the right end, r e^{-r^2/2} at its maximum on the piece) plus the exact
+    tail beyond with fraction 1."""
+    # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π); halved because f has mean 0 (the optimal A takes f_+ only)
+    full = 0.5 * (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
+                  + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
     if s <= 0.0:
         return full
     a = max(s, 0.0)
@@ -519,11 +527,54 @@ def _gaussian_profile(sigma: float, betas: np.ndarray) -> np.ndarray:
     return ndtr(mu / 2.0 - x) - betas * ndtr(-mu / 2.0 - x)
 
 
-def _beta_floor(g: float, sigma: float, log_beta_max: float, n_beta: int) -> tuple[np.ndarray, np.ndarray]:
-    """The β grid of Theorem C (step 7) and (1 - g) H_β(G) at its upper ends, lowered by 1e-9 relative (H_G is
-    nonincreasing in β, so on [β_k, β_{k+1}] it is at least its value at β_{k+1})."""
+def charge_floors(g: float, sigma: float, rates=(1.0,), log_beta_max: float = 12.0,
+                  n_beta: int = 240) -> tuple[np.ndarray, np.ndarray]:
+    r"""The β grid of Theorems C and C″ and, per charge pair S_r (r in ``rates``, g < r <= 1; S_1 = G), a lower
+    bound on each [β_k, β_{k+1}] of what S_r is worth above every member K of the triangle family
+    (docs/replace_one.md §7k step 1): :math:`H_\beta(S_r) - H_\beta(K) \ge (1 - g/r) E_\beta(S_r)
+    \ge (1 - g/r)\, r\, H_{1 + (\beta - 1)/r}(G)` (§2a identity for the first order of S_r), taken at
+    β_{k+1} (every term is nonincreasing in β >= 1), lowered by 1e-9 relative and clipped at 0 (a lower
+    floor only asks for more weight). Row r = 1 is (1 - g) H_β(G), the floor of §7i step 7.
+    Returns (betas, floors of shape (len(rates), n_beta))."""
     betas = np.exp(np.linspace(0.0, log_beta_max, n_beta + 1))
-    return betas, (1.0 - g) * _gaussian_profile(sigma, betas[1:]) * (1.0 - 1e-9)
+    rows = [(1.0 - g / r) * r * _gaussian_profile(sigma, 1.0 + (betas[1:] - 1.0) / r) for r in rates]
+    return betas, np.clip(np.array(rows) * (1.0 - 1e-9), 0.0, None)
+
+
+def cell_slack_profile(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float],
+                       betas: np.ndarray) -> np.ndarray:
+    """Per β interval [β_k, β_{k+1}], the larger of Lemma C's slack on the cell and on its swap (θv, θu) (the swap
+    covers α < 1, §7i step 6): what the charge pairs must pay for on that interval."""
+    return np.array([max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
+                         cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) for k in range(len(betas) - 1)])
+
+
+def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5) -> np.ndarray:
+    r"""Weights w >= 0, one per charge pair, with :math:`\sum_i w_i\, \mathrm{floors}_{ik} \ge \mathrm{slack}_k`
+    for every β interval k and Σ w <= ``cap`` (the corner member keeps weight; the linear cost model is a first-order
+    one), minimising ``cost`` · w (§7k step 3; a linear programme, scipy's HiGHS). The solver's
+    answer is only a proposal: it is scaled up until every constraint holds in floating point with a 1e-12
+    margin (which covers the rounding of the few-term sums), so its accuracy cannot affect soundness. One
+    charge pair: w = max_k slack_k / floor_k (τ of §7i). No feasible w (a floor 0 where the slack is not):
+    +inf, i.e. the corner pair falls back to G (§7i step 7)."""
+    from scipy.optimize import linprog
+
+    need = slack > 0.0
+    if not need.any():
+        return np.zeros(len(floors))
+    f, r = floors[:, need], slack[need]
+    if (f.max(axis=0) <= 0.0).any():
+        return np.full(len(floors), math.inf)
+    # always feasible: each interval paid by its largest floor (for one charge pair, the optimum)
+    best = np.argmax(f, axis=0)
+    w = np.array([float(np.max(r[best == i] / f[i, best == i])) if (best == i).any() else 0.0
+                  for i in range(len(f))])
+    if len(f) > 1:
+        res = linprog(np.asarray(cost, float), A_ub=np.vstack([-f.T, np.ones((1, len(f)))]),
+                      b_ub=np.append(-r, cap), bounds=(0.0, None), method="highs")
+        if res.status == 0 and (res.x @ f > 0.0).all():
+            w = np.clip(res.x, 0.0, None)
+    return w * max(1.0, float(np.max(r / (w @ f)))) * (1.0 + 1e-12)
 
 
 def cell_tau(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float], *,
@@ -531,9 +582,18 @@ def cell_tau(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, f
     r"""τ_C of §7i step 7 for the cell ``cu`` x ``cv``: the largest ratio, over the β grid, of the slack of
     Lemma C (the cell and its swap (θv, θu), which covers α < 1) to (1 - g) H_β(G). Any rectangle of the
     torus is a cell: Lemma C uses only the cell's own corners and side lengths (§7j)."""
-    betas, floor = _beta_floor(g, sigma, log_beta_max, n_beta)
-    return max(max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
-                   cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) / floor[k] for k in range(n_beta))
+    return float(cell_weights(g, sigma, cu, cv, log_beta_max=log_beta_max, n_beta=n_beta)[0])
+
+
+def cell_weights(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float], *, rates=(1.0,),
+                 cost=None, log_beta_max: float = 12.0, n_beta: int = 240) -> np.ndarray:
+    r"""The charge weights of the cell ``cu`` x ``cv`` (Theorem C″, docs/replace_one.md §7k): one weight per
+    charge pair S_r, r in ``rates`` (S_1 = G), such that on every interval of the β grid the weighted floors of
+    :func:`charge_floors` cover Lemma C's slack on the cell and its swap; among those, the least ``cost`` · w
+    (default cost: all 1)."""
+    betas, floors = charge_floors(g, sigma, rates, log_beta_max, n_beta)
+    slack = cell_slack_profile(g, sigma, cu, cv, betas)
+    return charge_weights(slack, floors, np.ones(len(floors)) if cost is None else cost)
 
 
 def _eta(g: float, sigma: float, log_beta_max: float) -> float:
@@ -659,7 +719,6 @@ def cover_menu(g: float, sigma: float, n_cells: int, h: float, *, weights: dict 
     w = cover_weights(g, sigma, n_cells) if weights is None else weights
     tau_c, eta = _corner_tau(w["tau"]), w["eta"]
     full = full_batch_grid(sigma, h, tail)
-    blatant = GridPLD(0, np.zeros(1), 1.0)
     step = 2.0 * math.pi / n_cells
     menu, seen = {}, set()
     for i in range(n_cells):
@@ -668,13 +727,23 @@ def cover_menu(g: float, sigma: float, n_cells: int, h: float, *, weights: dict 
             if key in seen:
                 continue
             seen.add(key)
-            t = float(tau_c[i, j])
-            if t + eta >= 1.0:
-                menu[key] = mix_grids([(1.0 - eta, full), (eta, blatant)])
-                continue
-            k = triangle_upper_grid(g, sigma, i * step, j * step, h, cells)
-            menu[key] = mix_grids([(1.0 - t - eta, k), (t, full), (eta, blatant)])
+            menu[key] = corner_pair(lambda: triangle_upper_grid(g, sigma, i * step, j * step, h, cells),
+                                    [float(tau_c[i, j])], [full], eta, full)
     return menu
+
+
+def corner_pair(member, weights, charges, eta: float, full: GridPLD) -> GridPLD:
+    r"""The menu pair of a corner (§7i step 7, §7k): the public-coin mixture
+    :math:`(1 - \sum_i w_i - \eta) K_c + \sum_i w_i C_i + \eta B_\infty` of the corner member's dominating grid
+    (``member()``, built only when needed), the charge pairs' grids ``charges`` with ``weights``, and the pair
+    B_∞ at +infinity; if the weights leave no room for K_c, (1 - η) G + η B_∞ with ``full`` = G's grid, which
+    dominates every member of the family (§7i step 1)."""
+    blatant = GridPLD(0, np.zeros(1), 1.0)
+    total = float(np.sum(weights)) + eta
+    if not total < 1.0:
+        return mix_grids([(1.0 - eta, full), (eta, blatant)])
+    return mix_grids([(1.0 - total, member())] + [(float(w), c) for w, c in zip(weights, charges) if w > 0.0]
+                     + [(eta, blatant)])
 
 
 def cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, n_cells: int,
@@ -714,12 +783,13 @@ def partition_corner_weights(partition, m: int, taus: dict) -> dict:
     r"""τ_c of Theorem C′ (§7j) for a partition of the torus into square cells (i, j, side) in units of 2π/m:
     for each corner, up to the reflection, the largest τ_C over the cells having it (or its mirror image)
     as one of their four corners. A corner lying on the side of a larger cell (a hanging node) is not a
-    corner of that cell and takes nothing from it: each member uses only its own cell's corners."""
+    corner of that cell and takes nothing from it: each member uses only its own cell's corners. With vectors
+    of charge weights (Theorem C″, §7k) the largest is taken per charge pair."""
     out = {}
     for cell in partition:
         for c in _cell_corners(cell, m):
             key = _corner_key(c, m)
-            out[key] = max(out.get(key, 0.0), taus[cell])
+            out[key] = np.maximum(out.get(key, 0.0), taus[cell])
     return out
 
 
@@ -729,10 +799,29 @@ def _split(cell: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     return [(i + a, j + b, t) for a in (0, t) for b in (0, t)]
 
 
+def charge_grids(g: float, sigma: float, rates, h: float, tail: float = 1e-14) -> list:
+    """Lattice grids dominating the charge pairs of §7k: G's connect-the-dots grid for r = 1, the symmetrised
+    grid S (numerics.adaptive.symmetrised_grid of the two orders at rate r) for g < r < 1."""
+    bad = [r for r in rates if not g < r <= 1.0]
+    if bad:
+        raise InvalidParameter(f"charge rates must lie in (g, 1] = ({g}, 1], got {bad}")
+    return [full_batch_grid(sigma, h, tail) if r == 1.0 else order_grids(r, sigma, h, tail)["S"] for r in rates]
+
+
+def charge_costs(g: float, sigma: float, steps: int, eps: float, h: float, charges, t: float = 1e-3) -> np.ndarray:
+    r"""What a weight of each charge pair costs, to first order (a heuristic for the LP of §7k step 3; it cannot
+    affect soundness): (δ(ε) of the T-fold composition of (1 - t) S_g + t C_i minus that of S_g) / t, S_g the
+    symmetrised pair at rate g (the level of the best members)."""
+    s_g = order_grids(g, sigma, h, 1e-14)["S"]
+    base = float(game_delta({"S": s_g}, steps, h, [eps], mode="upper")["delta"][0])
+    return np.array([(float(game_delta({"m": mix_grids([(1.0 - t, s_g), (t, c)])}, steps, h, [eps],
+                                       mode="upper")["delta"][0]) - base) / t for c in charges])
+
+
 def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, base: int = 16, levels: int = 4,
                         rounds: int = 4, cells: tuple[int, int] = (600, 600), log_beta_max: float = 12.0,
                         n_beta: int = 240, focus: int = 0, share: float = 0.9, tau_target: float | None = None,
-                        log=None) -> dict:
+                        rates=(1.0,), costs=None, log=None) -> dict:
     r"""Proven upper bound on :math:`\delta^*(\varepsilon)` from Theorem C on a partition of the angle torus into
     squares refined where a corner pair can be the best action (docs/replace_one.md §7j), with Theorem G.
 
@@ -745,37 +834,49 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
     side 2π/(base 2^levels). Which cells are split is a heuristic; every
     round's value is a proven upper bound whatever it is (§7j: any partition into rectangles is a cover), so
     the returned delta is their elementwise minimum.
-    Returns {"eps", "delta", "rounds": per round (cells, menu, tau max among active corners, delta, s)}."""
+
+    ``rates``: the charge pairs S_r of Theorem C″ (§7k; default (1,): G alone, Theorem C′). With several, each
+    cell's weights solve the LP of :func:`charge_weights` with ``costs`` (default :func:`charge_costs` at
+    ``eps[focus]``), τ_c above is the cost-weighted charge cost · w_c, and a corner pair mixes every charge pair.
+    Returns {"eps", "delta", "rounds": per round (cells, menu, used corners, score, "tau_used_max" (the largest
+    total weight Σ w of a used corner), "charge_used_max" (the largest cost · w), delta, s), "costs", "eta"}."""
     if not 0.0 < g < 1.0:
         raise InvalidParameter(f"refined_cover_upper: g must lie in (0, 1), got {g}")
     if base < 4 or levels < 0:
         raise InvalidParameter("refined_cover_upper: base >= 4 cells per angle and levels >= 0")
+    rates = tuple(float(r) for r in rates)
+    charges = charge_grids(g, sigma, rates, h)
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    if costs is None:
+        costs = np.ones(1) if len(rates) == 1 else charge_costs(g, sigma, steps, float(eps[focus]), h, charges)
+    costs = np.asarray(costs, float)
     m, side = base * 2 ** levels, 2 ** levels
     unit = 2.0 * math.pi / m
     partition = {(i * side, j * side, side) for i in range(base) for j in range(base)}
     eta = _eta(g, sigma, log_beta_max)
-    full, blatant = full_batch_grid(sigma, h, 1e-14), GridPLD(0, np.zeros(1), 1.0)
-    taus, grids, history, best = {}, {}, [], None
+    full = full_batch_grid(sigma, h, 1e-14)
+    weights, grids, history, best = {}, {}, [], None
     for r in range(rounds + 1):
         started = time.perf_counter()
         for cell in partition:
-            if cell not in taus:
+            if cell not in weights:
                 i, j, s = cell
-                taus[cell] = taus.get(_mirror_cell(cell, m)) or cell_tau(
-                    g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit),
+                mirror = weights.get(_mirror_cell(cell, m))
+                weights[cell] = mirror if mirror is not None else cell_weights(
+                    g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit), rates=rates, cost=costs,
                     log_beta_max=log_beta_max, n_beta=n_beta)
-        corner_tau = partition_corner_weights(partition, m, taus)
+        corner_w = partition_corner_weights(partition, m, weights)
         menu = {}
-        for key, t in corner_tau.items():
-            if t + eta >= 1.0:
-                menu[key] = mix_grids([(1.0 - eta, full), (eta, blatant)])
-                continue
-            if key not in grids:
-                grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
-            menu[key] = mix_grids([(1.0 - t - eta, grids[key]), (t, full), (eta, blatant)])
+        for key, w in corner_w.items():
+            def member(key=key):  # built once, only for corners whose pair uses it
+                if key not in grids:
+                    grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
+                return grids[key]
+            menu[key] = corner_pair(member, np.atleast_1d(w), charges, eta, full)
         res = game_delta(menu, steps, h, eps, mode="upper", record_policy=True)
         best = res["delta"] if best is None else np.minimum(best, res["delta"])
-        score = {a: u * corner_tau[a] for a, u in policy_usage(menu, res, focus).items() if u > 0.0}
+        charge = {a: float(costs @ np.atleast_1d(w)) for a, w in corner_w.items()}
+        score = {a: u * charge[a] for a, u in policy_usage(menu, res, focus).items() if u > 0.0}
         ranked = sorted(score, key=score.get, reverse=True)
         total, acc, chosen = sum(score.values()), 0.0, set()
         for a in ranked:
@@ -784,9 +885,10 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
             chosen.add(a)
             acc += score[a]
         if tau_target is not None:
-            chosen = {a for a in score if corner_tau[a] > tau_target}
+            chosen = {a for a in score if charge[a] > tau_target}
         history.append({"cells": len(partition), "menu": len(menu), "used": len(score), "refine": len(chosen),
-                        "score": total, "tau_used_max": max((corner_tau[a] for a in score), default=0.0),
+                        "score": total, "tau_used_max": max((float(np.sum(corner_w[a])) for a in score), default=0.0),
+                        "charge_used_max": max((charge[a] for a in score), default=0.0),
                         "delta": res["delta"], "seconds": time.perf_counter() - started})
         if log:
             log(r, history[-1])
@@ -796,4 +898,4 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
         if r == rounds or not split:
             break
         partition = (partition - split) | {child for cell in split for child in _split(cell)}
-    return {"eps": res["eps"], "delta": best, "rounds": history, "eta": eta}
+    return {"eps": res["eps"], "delta": best, "rounds": history, "eta": eta, "costs": costs, "rates": rates}

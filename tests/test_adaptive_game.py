@@ -220,10 +220,11 @@ def _gaussian_profile_oracle(sigma, alpha):
 @pytest.mark.parametrize("s,psi,sigma", [(0.5, 0.3, 1.0), (2.0, 0.1, 1.0), (3.0, 2 * math.pi, 0.7),
                                          (-1.0, 0.2, 1.0), (1.0, 0.0, 2.0)])
 def test_wedge_moment_is_an_upper_bound(s, psi, sigma):
-    """_wedge_moment >= E[|d^2/dtheta^2 phi(y - u(theta))| / phi ; W(s, psi)] computed independently: the
-    exact integrand |(Z_t^2 - 1)/sigma^2 - Z_u/sigma| summed over a 3000 x 3000 polar midpoint grid (r < 14)
-    restricted to the rounded wedge by its definition (a direction of the arc with <z, e> > s), for 8
-    placements of the tangent t in the plane (the integrand is not radial; the bound must hold for all)."""
+    """_wedge_moment >= sup over events A inside the rounded wedge W of |E[f; A]|, f = d^2/dtheta^2 phi(y - u(theta))
+    / phi = (Z_t^2 - 1)/sigma^2 - Z_u/sigma, computed independently: the supremum is max(E[f_+; W], E[f_-; W]) (take
+    A = W intersected with {f > 0}, resp. {f < 0}), summed over a 3000 x 3000 polar midpoint grid (r < 14) restricted
+    to W by its definition (a direction of the arc with <z, e> > s), for 8 placements of the tangent t in the plane
+    (the integrand is not radial; the bound must hold for all)."""
     bound = ag._wedge_moment(s, psi, sigma)
     dr, dphi = 14.0 / 3000, 2 * math.pi / 3000
     r = (np.arange(3000) + 0.5)[:, None] * dr
@@ -234,8 +235,9 @@ def test_wedge_moment_is_an_upper_bound(s, psi, sigma):
     worst = 0.0
     for rot in np.linspace(0.0, 2 * math.pi, 8, endpoint=False):
         zt, zu = r * np.cos(phi - rot), r * np.sin(phi - rot)
-        val = np.abs((zt * zt - 1.0) / sigma ** 2 - zu / sigma)
-        worst = max(worst, float(np.sum(np.where(inside, val * weight, 0.0))))
+        val = (zt * zt - 1.0) / sigma ** 2 - zu / sigma
+        for part in (np.clip(val, 0.0, None), np.clip(-val, 0.0, None)):
+            worst = max(worst, float(np.sum(np.where(inside, part * weight, 0.0))))
     assert worst <= bound
 
 
@@ -398,3 +400,113 @@ def test_policy_usage_counts_each_step_once():
     menu = dict(grids["upper"])
     two = ag.game_delta(menu, steps, h, [1.0], mode="upper", record_policy=True)
     assert abs(sum(ag.policy_usage(menu, two).values()) - steps) < 1e-6
+
+
+# --------------------------------------------------------------------------------------------------
+# Theorem C'': the slack charged to symmetrised pairs at higher rates (docs section 7k)
+# --------------------------------------------------------------------------------------------------
+
+def _symmetrised_profile_oracle(r, sigma, alpha):
+    """Exact profile of S_r: max of the two orders of ((1 - r)N(0) + rN(2), N(0)) (oracle hockey-stick)."""
+    p, q = ((0.0, 1.0 - r), (2.0, r)), ((0.0, 1.0),)
+    return max(oracle.hockey_stick((p, q), sigma, alpha), oracle.hockey_stick((q, p), sigma, alpha))
+
+
+def test_charge_floor_is_below_the_exact_advantage_over_members():
+    """Section 7k step 1: H_beta(S_r) - H_beta(K) >= floor_k for beta in [beta_k, beta_{k+1}] and every member K;
+    and (alpha < 1) H_alpha(S_r) - H_alpha(K) >= alpha floor_k at 1/alpha in the interval. Exact profiles (oracle,
+    conditional quadrature) at 4 members spread over the torus, 3 rates including G, 6 betas."""
+    g, sigma = 0.1, 1.0
+    rates = (0.15, 0.2, 1.0)
+    betas, floors = ag.charge_floors(g, sigma, rates, n_beta=60)
+    for k in (0, 3, 10, 25):
+        for beta in (betas[k], math.sqrt(betas[k] * betas[k + 1])):
+            for tu, tv in [(math.pi, 0.0), (0.0, math.pi), (1.9, 5.0), (2.6, 3.4)]:
+                for i, r in enumerate(rates):
+                    s_hi = _symmetrised_profile_oracle(r, sigma, beta)
+                    s_lo = _symmetrised_profile_oracle(r, sigma, 1.0 / beta)
+                    assert s_hi - _profile(g, sigma, tu, tv, beta) >= floors[i, k] - 1e-10
+                    assert s_lo - _profile(g, sigma, tu, tv, 1.0 / beta) >= floors[i, k] / beta - 1e-10
+
+
+def test_charge_weights_cover_the_slack_and_one_pair_is_tau():
+    """The weights returned cover the slack on every beta interval (recomputed here), respect the cap when the
+    linear programme is feasible, cost no more than any single feasible charge pair; with G alone they give tau."""
+    g, sigma = 0.05, 1.5
+    rates = (0.0625, 0.1, 0.2, 1.0)
+    betas, floors = ag.charge_floors(g, sigma, rates)
+    step = 2 * math.pi / 16
+    cost = np.array([1e-3, 6e-3, 4e-2, 2.0])
+    for i, j in [(8, 0), (3, 10), (7, 8)]:
+        cu, cv = (i * step, (i + 1) * step), (j * step, (j + 1) * step)
+        slack = ag.cell_slack_profile(g, sigma, cu, cv, betas)
+        w = ag.charge_weights(slack, floors, cost)
+        assert (w >= 0).all() and (w @ floors >= slack).all()
+        singles = [float(np.max(slack / floors[r])) for r in range(len(rates)) if (floors[r] > 0).all()]
+        feasible = [cost[r] * s for r, s in enumerate(singles) if s <= 0.5]
+        if feasible:
+            assert w.sum() <= 0.5 * (1 + 1e-9)
+            assert cost @ w <= min(feasible) * (1 + 1e-6)
+        tau = ag.cell_tau(g, sigma, cu, cv)
+        assert abs(tau - float(np.max(slack / floors[-1]))) <= 1e-9 * tau
+
+
+def test_charged_cover_inequality_holds_on_sampled_members():
+    """Theorem C'' (section 7k): on a partition with hanging nodes, every member is dominated by the bilinear mixture
+    of its cell's corner pairs (1 - sum w - eta) K_c + sum_i w_i S_{r_i} + eta B_inf, w the corner weights of
+    partition_corner_weights over cell_weights (several charge pairs, an LP per cell). g = 0.05, sigma = 1.5, cells of
+    side 2 pi / 16 with one cell (and its mirror) split, so the LP is feasible and the S_r charges are used. Exact
+    profiles of the members, corners and S_r (conditional quadrature, oracle), alpha on both sides of 1 and beyond
+    the beta range; members in a split cell, in the big cell whose side carries a hanging node, near PQ and
+    elsewhere."""
+    g, sigma, base, m = 0.05, 1.5, 16, 32
+    rates, cost = (0.0625, 0.1, 0.2, 1.0), (1e-3, 6e-3, 4e-2, 2.0)
+    unit = 2 * math.pi / m
+    part = _refined_partition(base, m)
+    weights = {c: ag.cell_weights(g, sigma, (c[0] * unit, (c[0] + c[2]) * unit), (c[1] * unit, (c[1] + c[2]) * unit),
+                                  rates=rates, cost=cost, n_beta=60) for c in part}
+    corner = ag.partition_corner_weights(part, m, weights)
+    eta = ag._eta(g, sigma, 12.0)
+    members = [((6, 0, 1), 0.3, 0.8), ((7, 1, 1), 0.6, 0.5), ((4, 0, 2), 0.45, 0.2), ((16, 0, 2), 0.5, 0.5),
+               ((8, 24, 2), 0.7, 0.35)]
+    used = 0.0
+    for cell, a, b in members:
+        assert cell in part
+        i, j, s = cell
+        tu, tv = (i + a * s) * unit, (j + b * s) * unit
+        for alpha in (math.exp(-2.0), math.exp(-0.3), 1.0, math.exp(0.7), math.exp(2.5)):
+            charge = [_gaussian_profile_oracle(sigma, alpha) if r == 1.0
+                      else _symmetrised_profile_oracle(r, sigma, alpha) for r in rates]
+            bound = 0.0
+            for x, y, lam in [(0, 0, (1 - a) * (1 - b)), (s, 0, a * (1 - b)), (0, s, (1 - a) * b), (s, s, a * b)]:
+                w = corner[ag._corner_key(((i + x) % m, (j + y) % m), m)]
+                assert w.sum() + eta < 1.0
+                used = max(used, float(w[:-1].sum()))
+                k = _profile(g, sigma, (i + x) * unit, (j + y) * unit, alpha)
+                bound += lam * ((1.0 - w.sum() - eta) * k + float(np.dot(w, charge)) + eta)
+            assert _profile(g, sigma, tu, tv, alpha) <= bound + 1e-9
+    assert used > 0.0  # the S_r charges carry weight at these corners
+
+
+def test_charge_rates_are_checked():
+    with pytest.raises(InvalidParameter):
+        ag.charge_grids(0.2, 1.0, (0.1, 1.0), 1e-2)
+    with pytest.raises(InvalidParameter):
+        ag.charge_grids(0.2, 1.0, (1.5,), 1e-2)
+
+
+@pytest.mark.slow
+def test_slow_charged_cover_upper_is_above_every_lower_bound():
+    """Theorem C'' with Theorem G: the uniform cover (16 cells per angle) with the slack charged to S_{1.25g},
+    S_{1.5g}, S_{2g} and G (g = 1/4, sigma = 2, T = 2, eps = 0.5; the corner pairs are not the all-G fallback)
+    lies above the certified per-step lower bound over the two orders and above the exhaustive adaptive oracle
+    (n = 4 records, b = 1, two steps, every other record's gradient in {-1, 0, 1})."""
+    g, sigma, steps, eps, h = 0.25, 2.0, 2, 0.5, 2e-3
+    out = ag.refined_cover_upper(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, base=16, levels=0, rounds=0,
+                                 cells=(400, 400), rates=(0.3125, 0.375, 0.5, 1.0))
+    assert out["rounds"][0]["tau_used_max"] < 0.5
+    up = out["delta"][0]
+    two = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=[eps], h=h)["delta"][0]
+    value = oracle.adaptive_delta(oracle.menu(4, 1), sigma, steps, eps)
+    assert two <= up
+    assert value <= up + 1e-9
