@@ -30,6 +30,16 @@ from bench.bench_adaptive_game import CASES, _bounds, _eps_read, _w  # noqa: E40
 COVER = {"G6": (16, 600), "T2": (16, 600)}
 
 
+def _with_ends(out: dict, kind: str, value: float, low, sym, cov) -> dict:
+    """``out`` with the game's lower end, {S}'s and the cover's upper ends read at the case's target."""
+    if kind == "eps":
+        out["low"], out["sym"] = _eps_read(low, sym, value)
+        out["cover"] = _eps_read(low, cov, value)[1]
+    else:
+        out["low"], out["sym"], out["cover"] = (float(r["delta"][0]) for r in (low, sym, cov))
+    return out
+
+
 def run_case(name: str) -> dict:
     b, n, sigma, steps, kind, value, source = CASES[name]
     g = b / n
@@ -53,13 +63,7 @@ def run_case(name: str) -> dict:
     out["cover_cpu"] = time.process_time() - c0
     out.update(h=h, n_cells=n_cells, rect=rect, tau_max=float(w["tau"].max()),
                tau_median=float(np.median(w["tau"])), eta=w["eta"], menu=cov["menu_size"])
-    if kind == "eps":
-        out["low"], out["sym"] = _eps_read(low, sym, value)
-        out["cover"] = _eps_read(low, cov, value)[1]
-    else:
-        out["low"], out["sym"], out["cover"] = (float(low["delta"][0]), float(sym["delta"][0]),
-                                                float(cov["delta"][0]))
-    return out
+    return _with_ends(out, kind, value, low, sym, cov)
 
 
 def _table(rows) -> str:
@@ -148,13 +152,8 @@ def run_charged_case(name: str) -> dict:
            "charge_max": cov["rounds"][0]["charge_used_max"], "base_cpu": base_cpu,
            "cover_cpu": time.process_time() - c0, "cover_wall": time.perf_counter() - t0}
     if kind == "eps":
-        out["low"], out["sym"] = _eps_read(low, sym, value)
-        out["cover"] = _eps_read(low, cov, value)[1]
         out["at"] = (float(eps[focus]), float(sym["delta"][focus]), float(cov["delta"][focus]))
-    else:
-        out["low"], out["sym"], out["cover"] = (float(low["delta"][0]), float(sym["delta"][0]),
-                                                float(cov["delta"][0]))
-    return out
+    return _with_ends(out, kind, value, low, sym, cov)
 
 
 def _charged_table(rows) -> str:
