@@ -137,8 +137,8 @@ def run(cases=None) -> str:
             "lower: the two orders chosen at every step (certified, merged grids); game upper: the menu {S}, "
             "the only dominating menu proven today (docs/replace_one.md section 7), i.e. the composition of S "
             "recomputed on the game's lattice; family lower: the game over the triangle family sampled at m "
-            "points of the circle (certified lower). No case is narrowed by a new upper bound: the cover that "
-            "would prove one is open (section 7). G1's per-step game is not run: at the lattice step its "
+            "points of the circle (certified lower). The menu {S} narrows nothing; the proven cover of Theorem C'' "
+            "(docs/replace_one.md section 7k) that does narrow C1 and G6 has its own section (bench_cover). G1's per-step game is not run: at the lattice step its "
             "bracket needs (7.3e-6) the game has about 2e6 states per step for 1e4 steps.\n\n"
             + _table(rows) + "\n")
 
