@@ -1,0 +1,48 @@
+"""Seed 004, (25) on the convex class (theory/dp_fed_ls/eq_25_convex.py): recompute the counterexample."""
+import pytest
+import sympy
+
+from repro.smoothing import ls_matrix
+from theory import ledger
+from theory.dp_fed_ls import eq_25_convex as m
+from theory.ledger import HypothesisFails
+
+
+def test_counterexample_rechecks_negative():
+    cx = ledger.get("004.thm-4-5.proof-eq-25").evaluate().counterexample
+    assert m._recheck(cx) < 0
+
+
+def test_every_case_violates_25():
+    for name, mu, prof in m.CASES:
+        r = m.evaluate({**m.POINT, "mu": mu, "profile": prof})
+        assert r["A3"] > r["B1"] + r["B2"] and r["step_size"]["realized"], name
+
+
+def test_quadratic_excess_equals_closed_form():
+    """For f = (u.w)^2/2 + mu|w|^2/2 and K = 2, A3 - B1 - B2 = -2 eta~^2 eta_l s^2 v^T H A^-1 v exactly (sympy)."""
+    mu, s = sympy.Rational(m.MU_SC), sympy.Rational(m.POINT["s"])
+    u, v = sympy.Matrix(m.POINT["u"]), sympy.Matrix(m.POINT["v"])
+    a_inv = sympy.Matrix(ls_matrix(2, m.POINT["ls_sigma"]).astype(int).tolist()).inv()
+    lam_min = min(a_inv.eigenvals())
+    beta = (u.T * u)[0] + mu
+    eta = lam_min / (8 * m.POINT["K"] * beta * 2)
+    h = u * u.T + mu * sympy.eye(2)
+    excess = -2 * eta ** 3 * s ** 2 * (v.T * h * a_inv * v)[0]
+    r = m.evaluate({**m.POINT, "mu": m.MU_SC, "profile": "square"})
+    assert excess > 0
+    assert float(r["A3"] - r["B1"] - r["B2"]) == pytest.approx(float(excess), rel=1e-20)
+
+
+def test_sigma_zero_k2_holds():
+    """A_sigma = I: the monotone-gradient proof of the module docstring; (25) holds at the same point."""
+    for _, mu, prof in m.CASES:
+        r = m.evaluate({**m.POINT, "ls_sigma": 0, "u_dot_w": "1/10", "mu": mu, "profile": prof})
+        assert r["A3"] <= r["B1"] + r["B2"]
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(HypothesisFails):
+        m.evaluate({**m.POINT, "mu": "-1", "profile": "square"})
+    with pytest.raises(HypothesisFails):
+        m.evaluate({**m.POINT, "u": (1, 2, 3), "mu": "0", "profile": "log-cosh"})
