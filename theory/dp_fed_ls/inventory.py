@@ -96,7 +96,7 @@ ITEMS = (
     Item("lemma", "Lemma 8", "L763-L790", claims=("004.lemma-8.conclusion", "004.lemma-8.norm-step")),
     Item("lemma", "Lemma 9", "L791-L796", claims=("004.lemma-9.uniform", "004.lemma-9.poisson")),
     Item("display", "(24)-(35) proofs of Theorems 4-6", "L813-L1016",
-         claims=("004.lemma-9.uniform", "004.thm-3.lambda-min", "004.thm-4.step-28")),
+         claims=("004.lemma-9.uniform", "004.thm-3.lambda-min", "004.thm-4.step-28", "004.thm-4-5.proof-eq-25")),
     Item("figure", "Figure S9 (closed form vs accountant)", "L1054-L1066",
          claims=("004.fig-s9c.slopes", "004.fig-s9c.accountant-sensitivity", "004.s4.tight-up-to-constant")),
     Item("figure", "Figures S10-S13 (training curves)", "L1068-L1111", reason="training curves of GPU-scale models"),
