@@ -30,14 +30,14 @@ def test_quadratic_excess_equals_closed_form():
     h = u * u.T + mu * sympy.eye(2)
     excess = -2 * eta ** 3 * s ** 2 * (v.T * h * a_inv * v)[0]
     r = m.evaluate({**m.POINT, "mu": m.MU_SC, "profile": "square"})
-    assert excess > 0
+    assert excess > 0 and m.quadratic_excess_any_law({**m.POINT, "mu": m.MU_SC, "profile": "square"}) == excess
     assert float(r["A3"] - r["B1"] - r["B2"]) == pytest.approx(float(excess), rel=1e-20)
 
 
 def test_sigma_zero_k2_holds():
-    """A_sigma = I: the monotone-gradient proof of the module docstring; (25) holds at the same point."""
+    """A_sigma = I: the monotone-gradient proof of the module docstring; (25) holds at the sigma = 0 point."""
     for _, mu, prof in m.CASES:
-        r = m.evaluate({**m.POINT, "ls_sigma": 0, "u_dot_w": "1/10", "mu": mu, "profile": prof})
+        r = m.evaluate({**m.POINT_SIGMA_0, "mu": mu, "profile": prof})
         assert r["A3"] <= r["B1"] + r["B2"]
 
 
