@@ -46,3 +46,13 @@ def test_bad_input_is_refused():
         m.evaluate({**m.POINT, "mu": "-1", "profile": "square"})
     with pytest.raises(HypothesisFails):
         m.evaluate({**m.POINT, "u": (1, 2, 3), "mu": "0", "profile": "log-cosh"})
+
+
+def test_repaired_recursion_gaps_nonnegative():
+    """The corrected recursion's coefficient gaps, sampled on a grid of x = t Lambda_min in (0, 1] and B."""
+    r = m.repaired_recursion()
+    x, b = sympy.symbols("x B", positive=True)
+    for xv in (sympy.Rational(1, 100), sympy.Rational(1, 2), 1):
+        for bv in (0, 1, 5):
+            assert r["f_gap"].subs({x: xv}) >= 0 and r["X_gap"].subs({x: xv, b: bv}) >= 0
+    assert r["L868_residual"] == 0

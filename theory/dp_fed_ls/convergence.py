@@ -332,15 +332,17 @@ def thm46_conclusion() -> Verdict:
 
     steps = _statuses(lemma7_conclusion, thm4_step28, theorem_4_steps.a1_and_27, theorem_4_steps.recursion,
                       theorem_4_averaging.averaging_chain, theorem_5_steps.thm5_31_32, theorem_6_steps.eq25_nonconvex,
-                      eq_25_convex.eq25_convex, convergence_constants.theorem5_einit)
+                      eq_25_convex.eq25_convex, eq_25_convex.recursion_repaired, convergence_constants.theorem5_einit)
     if steps[eq_25_convex.eq25_convex.claim_id] == "refuted":
         eq25 = ("the split A3 <= B1 + B2, which fails on Theorems 4-5's own class: convex and strongly convex "
                 "beta-smooth f (a strongly convex quadratic among them) with Laplacian smoothing sigma > 0, at the "
                 "theorems' step size (004.thm-4-5.proof-eq-25; it holds at sigma = 0 with K = 2), and fails without "
                 "convexity, where Theorem 6 uses it. So the printed bounds of Theorems 4-5 are unproven for DP-Fed-LS; "
-                "the repair A3 <= 2B1 + 2B2 needs the cap Lambda_min/(8K beta(1 + B^2)) halved and doubles the "
-                "variance and heterogeneity terms it feeds (a corrected statement the suite has not checked), and no "
-                "counterexample to the bounds themselves is known")
+                "with the repair A3 <= 2B1 + 2B2 the one-round recursion holds once the cap Lambda_min/(8K beta(1 + B^2)) "
+                f"is halved and H_sigma's varsigma^2/(SK) and (1 - tau)G^2 terms doubled (004.thm-4-5.recursion-repaired "
+                f"{steps[eq_25_convex.recursion_repaired.claim_id]}), but the averaging and E-terms under that cap, i.e. "
+                "the corrected theorems end to end, are not checked, and no counterexample to the printed bounds is "
+                "known")
     else:
         eq25 = ("the split A3 <= B1 + B2, which 004.thm-4-5.proof-eq-25 finds "
                 f"{steps[eq_25_convex.eq25_convex.claim_id]} on the convex class (it fails without convexity, where "

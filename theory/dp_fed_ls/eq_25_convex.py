@@ -247,3 +247,49 @@ def _why(out: dict, gauss) -> str:
             "beta (f - f*) of B1 (L844) then takes up to 2 eta~ K Lambda_min (f - f*) at the printed cap, all of A1's "
             "-2 eta~ K (f - f*) when Lambda_min = 1: the repair needs a smaller cap, which changes the theorems' "
             "constants")
+
+
+def repaired_recursion() -> dict:
+    r"""L855-L868 re-assembled with (25) replaced by :math:`A_3 \le 2B_1 + 2B_2` (true for any vectors:
+    :math:`\|a + b\|^2 \le 2\|a\|^2 + 2\|b\|^2`), as sympy expressions in :math:`\tilde\eta = t\Lambda_{\min}/(16K\beta(1+B^2))`
+    (the printed cap halved, t in (0, 1]): the gaps (printed minus assembled) of the coefficients of f(w^t) - f* (printed
+    :math:`-\tilde\eta K`) and of :math:`X = \frac1N\sum_j\sum_i\|w_j^{t,i} - w^t\|^2` (printed :math:`3\tilde\eta\beta`),
+    divided by :math:`\tilde\eta K` and :math:`\tilde\eta\beta`, and the residual of the corrected L868 (variance term
+    :math:`2/(SK)`, heterogeneity :math:`8(1 - S/N)G^2/S`) against the assembly with (28) (004.thm-4.step-28 checks it
+    for every :math:`\eta_l` up to the printed cap, so under the halved one)."""
+    K, beta, B, lam, t, S, N, G, vs, Lp, nu, d, eg = sympy.symbols(
+        "K beta B Lambda_min t S N G varsigma L nu_1 d_sigma eta_g", positive=True)
+    eta = t * lam / (16 * K * beta * (1 + B ** 2))
+    el = eta / eg
+    f_assembled = -2 * eta * K + 2 * 8 * eta ** 2 * K ** 2 * (1 + B ** 2) * beta      # A1 (L828) + 2 x B1's (L844)
+    x_assembled = 2 * eta * beta + 2 * 2 * eta ** 2 * K * beta ** 2                    # A1 + 2 x B1's first term
+    rest = (2 * eta ** 2 * K / S * vs ** 2 + eg ** 2 * el ** 2 * K ** 2 * Lp ** 2 * nu ** 2 * d / S ** 2
+            + 2 * 4 * eta ** 2 * K ** 2 / S * (1 - S / N) * G ** 2)                   # 2 x B2 (L851), A2, 2 x B1's G^2
+    c28 = 12 * eta ** 3 * K ** 3 * beta * G ** 2 + eta ** 2 * K / eg ** 2 * vs ** 2   # (28), plus (1/2) eta K (f - f*)
+    l868 = eta ** 2 * K ** 2 * ((1 / (eg ** 2 * K) + 2 / (S * K)) * vs ** 2 + Lp ** 2 * nu ** 2 * d / S ** 2
+                                + 8 / S * (1 - S / N) * G ** 2 + 12 * eta * K * beta * G ** 2)
+    x = sympy.symbols("x", positive=True)                                              # x = t Lambda_min in (0, 1]
+    f_gap = sympy.simplify(((-eta * K - f_assembled) / (eta * K)).subs(lam, x / t))
+    x_gap = sympy.simplify(((3 * eta * beta - x_assembled) / (eta * beta)).subs(lam, x / t))
+    return {"f_gap": f_gap, "X_gap": x_gap, "f_gap_is_1_minus_x": sympy.simplify(f_gap - (1 - x)) == 0,
+            "X_gap_is": sympy.simplify(x_gap - (1 - x / (4 * (1 + B ** 2)))) == 0,
+            "L868_residual": sympy.simplify(rest + c28 - l868)}
+
+
+@claim(id="004.thm-4-5.recursion-repaired", seed="004", lines="L828-L868",
+       statement="Proof of Theorems 4-5 without (25): with A3 <= 2B1 + 2B2 and the cap halved, eta~ <= Lambda_min/(16K beta(1+B^2)), the one-round recursion L855-L857 holds as printed and L867-L868 holds with H_sigma's varsigma^2/(SK) and (1 - S/N)G^2 coefficients doubled (2/(SK), 8/S).",
+       recorded="holds-with-correction", result="Theorems 4-6", role="proof-step")
+def recursion_repaired() -> Verdict:
+    r = repaired_recursion()
+    ok = r["f_gap_is_1_minus_x"] and r["X_gap_is"] and r["L868_residual"] == 0
+    why = ("printed with (25) the recursion needs A3 <= B1 + B2, which fails (004.thm-4-5.proof-eq-25); with "
+           f"A3 <= 2B1 + 2B2 and eta~ = t Lambda_min/(16K beta(1+B^2)) the coefficient gaps are {r['f_gap']} (f - f*, "
+           f"per eta~ K) and {r['X_gap']} (drift X, per eta~ beta), both >= 0 for x = t Lambda_min in (0, 1], and L868 "
+           "holds with (1/(eta_g^2 K) + 2/(SK)) varsigma^2 and 8(1 - S/N)G^2/S in place of 1/(SK) and 4 (residual "
+           f"{r['L868_residual']}); so Theorems 4-5 follow from their other steps with this cap and H_sigma' (E_var "
+           "2 eta~ (2 + S/eta_g^2) varsigma^2/S, E_hete's (1 - tau) term 16 eta~ (1 - tau) K G^2/S); the averaging "
+           "and E-term steps under the new cap are not re-checked here")
+    return Verdict("holds-with-correction" if ok else "open", "symbolic", 0.0 if ok else None, why=why,
+                   reason="" if ok else why, arithmetic=("sympy",),
+                   evidence={k: str(v) for k, v in r.items()} | {"domain": "symbolic in every parameter, "
+                                                                            "t Lambda_min in (0, 1]"})
