@@ -200,7 +200,8 @@ def _recheck(cx: dict) -> float:
 
 @claim(id="004.thm-4-5.proof-eq-25", seed="004", lines="L491-L507, L830-L832, L92",
        statement="Proofs of Theorems 4 and 5, (25): A3 <= B1 + B2 for convex (Theorem 5) and strongly convex (Theorem 4), beta-smooth f_j, under Assumption 5's stochastic gradients, Algorithm 1's local SGD steps and the A_sigma^{-1} norm, at the theorems' step sizes.",
-       recorded="refuted", result="Theorems 4-6", role="proof-step", recheck=_recheck)
+       recorded="refuted", result="Theorems 4-6", role="proof-step", recheck=_recheck,
+       cause="004-eq-25-cross-terms")
 def eq25_convex() -> Verdict:
     out = {name: evaluate({**POINT, "mu": mu, "profile": prof}) for name, mu, prof in CASES}
     worst = min(out, key=lambda n: out[n]["margin"])
@@ -278,7 +279,8 @@ def repaired_recursion() -> dict:
 
 @claim(id="004.thm-4-5.recursion-repaired", seed="004", lines="L828-L868",
        statement="Proof of Theorems 4-5 without (25): with A3 <= 2B1 + 2B2 and the cap halved, eta~ <= Lambda_min/(16K beta(1+B^2)), the one-round recursion L855-L857 holds as printed and L867-L868 holds with H_sigma's varsigma^2/(SK) and (1 - S/N)G^2 coefficients doubled (2/(SK), 8/S).",
-       recorded="holds-with-correction", result="Theorems 4-6", role="proof-step")
+       recorded="holds-with-correction", result="Theorems 4-6", role="proof-step",
+       cause="004-eq-25-cross-terms")
 def recursion_repaired() -> Verdict:
     r = repaired_recursion()
     ok = r["f_gap_is_1_minus_x"] and r["X_gap_is"] and r["L868_residual"] == 0

@@ -59,7 +59,8 @@ def _recheck_25(cx: dict) -> float:
 
 @claim(id="004.thm-6.proof-eq-25", seed="004", lines="L830-L832, L963-L966",
        statement="Proof of Theorems 4 and 6, (25), used for Theorem 6 at L963: A3 <= B1 + B2 (the gradient part and the noise part of the local steps' sum, by E X^2 = (E X)^2 + E(X - E X)^2).",
-       recorded="refuted", result="Theorem 6", role="proof-step", recheck=_recheck_25)
+       recorded="refuted", result="Theorem 6", role="proof-step", recheck=_recheck_25,
+       cause="004-eq-25-cross-terms")
 def eq25_nonconvex() -> Verdict:
     cx = {"f": "cos w at w^t = 0", "K": 2, "S": 1, "eta_num": 1, "eta_den": 32, "s": 1, "noise": "+-s, prob 1/2"}
     margin = _recheck_25(cx)
