@@ -327,17 +327,30 @@ def thm3_conclusion() -> Verdict:
        statement="Theorems 4-6: the explicit error bounds (init, hete, var and dp terms) of Algorithm 1 with uniform subsampling in the strongly convex, general convex and non-convex cases.",
        recorded="open", result="Theorems 4-6", role="conclusion")
 def thm46_conclusion() -> Verdict:
-    from theory.dp_fed_ls import convergence_constants, theorem_4_averaging, theorem_4_steps, theorem_5_steps
-    from theory.dp_fed_ls import theorem_6_steps
+    from theory.dp_fed_ls import convergence_constants, eq_25_convex, theorem_4_averaging, theorem_4_steps
+    from theory.dp_fed_ls import theorem_5_steps, theorem_6_steps
 
     steps = _statuses(lemma7_conclusion, thm4_step28, theorem_4_steps.a1_and_27, theorem_4_steps.recursion,
                       theorem_4_averaging.averaging_chain, theorem_5_steps.thm5_31_32, theorem_6_steps.eq25_nonconvex,
-                      convergence_constants.theorem5_einit)
+                      eq_25_convex.eq25_convex, eq_25_convex.recursion_repaired, convergence_constants.theorem5_einit)
+    if steps[eq_25_convex.eq25_convex.claim_id] == "refuted":
+        eq25 = ("the split A3 <= B1 + B2, which fails on Theorems 4-5's own class: convex and strongly convex "
+                "beta-smooth f (a strongly convex quadratic among them) with Laplacian smoothing sigma > 0, at the "
+                "theorems' step size (004.thm-4-5.proof-eq-25; it holds at sigma = 0 with K = 2), and fails without "
+                "convexity, where Theorem 6 uses it. So the printed bounds of Theorems 4-5 are unproven for DP-Fed-LS; "
+                "with the repair A3 <= 2B1 + 2B2 the one-round recursion holds once the cap Lambda_min/(8K beta(1 + B^2)) "
+                f"is halved and H_sigma's varsigma^2/(SK) and (1 - tau)G^2 terms doubled (004.thm-4-5.recursion-repaired "
+                f"{steps[eq_25_convex.recursion_repaired.claim_id]}), but the averaging and E-terms under that cap, i.e. "
+                "the corrected theorems end to end, are not checked, and no counterexample to the printed bounds is "
+                "known")
+    else:
+        eq25 = ("the split A3 <= B1 + B2, which 004.thm-4-5.proof-eq-25 finds "
+                f"{steps[eq_25_convex.eq25_convex.claim_id]} on the convex class (it fails without convexity, where "
+                "Theorem 6 uses it)")
     reason = ("the bounds rest on Lemmas 7-9 and the displays (24)-(35) of S3. Lemma 7 holds with its printed constants "
               "once its Young step is repaired, Lemmas 8 and 9 hold (9 for uniform sampling); Theorem 4's chain A1, (27), "
               "(28), the recursion L855-L868 and the weighted averaging hold, and Theorem 5's (31)-(32), all given (25), "
-              "the split A3 <= B1 + B2, which holds for convex quadratics but is shown by the proof for no wider class "
-              "(it fails without convexity, where Theorem 6 uses it); Theorem 5's term E_init is bounded as printed "
+              + eq25 + "; Theorem 5's term E_init is bounded as printed "
               "only in case 1 (the sum survives with the proof's constants); Theorem 6 is refuted at the averaged "
               "iterate (004.thm-6.averaged-iterate). So Theorems 4-5 stay undecided (" +
               ", ".join(f"{k} {v}" for k, v in steps.items()) + ")")

@@ -13,7 +13,8 @@ r"""Seed 004, steps of the proof of Theorem 4 (S3.1) checked as algebra or at ex
   :math:`K\varsigma^2/S` with :math:`\varsigma^2` the largest conditional variance met.
 * L853-L868: A1, A2 (Lemma 5), (25)-(27) and the cap :math:`\tilde\eta \le \Lambda_{\min}/(8K\beta(1+B^2))` assemble
   into the recursion L855-L857 (the coefficient gaps of :math:`f(w^t) - f^*` and of the drift are non-negative), and with
-  (28) into L867-L868 (an identity); (25) holds for convex quadratics, not without convexity (004.thm-6.proof-eq-25).
+  (28) into L867-L868 (an identity); (25) holds for convex quadratics at sigma = 0, fails with smoothing sigma > 0 even
+  for strongly convex quadratics (004.thm-4-5.proof-eq-25) and without convexity (004.thm-6.proof-eq-25).
 """
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def a1_and_27() -> Verdict:
                              "domain": "A1: symbolic (Lemma 8 granted: 004.lemma-8.conclusion); (27): the martingale "
                                        "argument, checked exactly at S = 2, K = 3, state-dependent noise "
                                        "+-(1 + w^2), eta~ = 1/16",
-                             "note": "(25), the step between them, is refuted without convexity: 004.thm-6.proof-eq-25"})
+                             "note": "(25), the step between them, is refuted without convexity (004.thm-6.proof-eq-25) "
+                                     "and, for sigma > 0, on the convex class (004.thm-4-5.proof-eq-25)"})
 
 
 def recursion_gaps() -> dict:
@@ -133,8 +135,9 @@ def recursion() -> Verdict:
                    evidence={**{k: str(v) for k, v in gaps.items()},
                              "reading": "f - f* >= 0 and X >= 0, so non-negative coefficient gaps make L855 an upper "
                                         "bound of the assembled sum",
-                             "rests_on": "(25), which holds for convex quadratics and fails without convexity "
-                                         "(004.thm-6.proof-eq-25); Lemma 7 (004.lemma-7.conclusion), (28) "
+                             "rests_on": "(25), which holds for convex quadratics at sigma = 0 and fails for "
+                                         "sigma > 0 on the convex class (004.thm-4-5.proof-eq-25) and without "
+                                         "convexity (004.thm-6.proof-eq-25); Lemma 7 (004.lemma-7.conclusion), (28) "
                                          "(004.thm-4.step-28)",
                              "domain": "symbolic in every parameter; the signs of the two gaps also sampled at "
                                        f"{len(grid)} points (t, Lambda_min, B)"})

@@ -6,7 +6,8 @@ r"""Seed 004, steps of the proofs of Theorems 4 and 6 (S3.1, S3.4) decided at co
   But :math:`\sum_i\nabla f_j(w_j^{t,i})` is not :math:`\mathbb E X`: the local iterate :math:`w_j^{t,i}` depends on the
   gradient noise of the earlier local steps, so the cross terms
   :math:`\mathbb E\langle\nabla f_j(w_j^{t,i}), g_j(w_j^{t,i'}) - \nabla f_j(w_j^{t,i'})\rangle`, :math:`i' < i`, stay. For a
-  convex quadratic they are :math:`-\eta_l\,\mathbb E\langle\nabla^2 f\,\xi, \xi\rangle \le 0` and (25) holds; the proof of
+  convex quadratic without smoothing (:math:`\sigma = 0`) they are :math:`-\eta_l\,\mathbb E\langle\nabla^2 f\,\xi, \xi\rangle
+  \le 0` and (25) holds (for :math:`\sigma > 0` it fails on the convex class too: 004.thm-4-5.proof-eq-25); the proof of
   Theorem 6 (L963: "According to Eq (25), (26) and (27)") uses it without convexity, where they can be positive.
   Point: one client, K = 2, :math:`\tilde\eta = 1/32` (the cap at beta = B = 1), :math:`f(w) = \cos w` at
   :math:`w^t = 0` (a maximum), Rademacher gradient noise
@@ -58,7 +59,8 @@ def _recheck_25(cx: dict) -> float:
 
 @claim(id="004.thm-6.proof-eq-25", seed="004", lines="L830-L832, L963-L966",
        statement="Proof of Theorems 4 and 6, (25), used for Theorem 6 at L963: A3 <= B1 + B2 (the gradient part and the noise part of the local steps' sum, by E X^2 = (E X)^2 + E(X - E X)^2).",
-       recorded="refuted", result="Theorem 6", role="proof-step", recheck=_recheck_25)
+       recorded="refuted", result="Theorem 6", role="proof-step", recheck=_recheck_25,
+       cause="004-eq-25-cross-terms")
 def eq25_nonconvex() -> Verdict:
     cx = {"f": "cos w at w^t = 0", "K": 2, "S": 1, "eta_num": 1, "eta_den": 32, "s": 1, "noise": "+-s, prob 1/2"}
     margin = _recheck_25(cx)
@@ -71,13 +73,14 @@ def eq25_nonconvex() -> Verdict:
            f"Lipschitz 1, varsigma^2 = s^2), one client, K = 2, eta~ = 1/32 (the cap at beta = B = 1) and noise +-1: "
            f"A3 = {float(a3):.6g} against "
            f"B1 + B2 = {float(b1 + b2):.6g}; the excess is 2 eta~^2 s sin(eta_l s) = {float(cross):.3g}. For convex "
-           "quadratics the cross terms are <= 0 and (25) holds (general convex f: not shown by the proof either); "
+           "quadratics at sigma = 0 the cross terms are <= 0 and (25) holds (with sigma > 0 it fails on the convex "
+           "class too: 004.thm-4-5.proof-eq-25); "
            "Theorem 6's proof uses it at L963 without convexity. A3 <= 2B1 + 2B2 always holds, so the repair costs "
            "constants")
     return Verdict("refuted", "numeric", margin, why=why, arithmetic=("mpmath",), counterexample=cx,
                    evidence={"margin_unit": "(B1 + B2 - A3)/A3", "cross_term": float(cross),
                              "expectations": "exact finite sums over the four noise outcomes, mpmath at 40 digits",
-                             "holds_for": "convex quadratics (cross terms -eta_l E<Hessian xi, xi> <= 0)"})
+                             "holds_for": "convex quadratics at sigma = 0 (cross terms -eta_l E<Hessian xi, xi> <= 0)"})
 
 
 def _recheck_identity(cx: dict) -> float:
