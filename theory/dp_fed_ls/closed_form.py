@@ -22,12 +22,11 @@ import sympy
 
 from numerics.errors import InvalidParameter
 from theory.dp_fed_ls import certified, wbk
-from theory.dp_fed_ls import realised_denominator as rd
 from theory.dp_fed_ls import subsampled_rdp as sr
 from theory.dp_fed_ls.paper_values import DELTA_EXPONENT, LEMMA, SETTINGS, TABLES
 from theory.dp_fed_ls.noise_formula import (  # noqa: F401  (the formula: cf.UNIFORM, cf.closed_form_noise, ...)
     LAMBDA_GRID, POISSON, UNIFORM, Sampling, alpha_of, closed_form_noise, conditions_hold, delta_of, nu1_bound)
-from theory.ledger import HypothesisFails, Reading, Verdict, claim
+from theory.ledger import Verdict, claim
 
 
 def feasible_epsilon_min(delta, tau, rounds, s: Sampling, lo=0.05, hi=60.0, iters=30):
@@ -248,69 +247,6 @@ def lemma2_fractional_orders() -> Verdict:
                                                   "nu^2 = 2/3 and above the exact Poisson RDP (a lower bound): undecided"},
                    why=why, arithmetic=("arb", "mpmath", "float"),
                    reason="" if status == "holds" else "an order Theorem 1 uses lies where the convexity bound cannot decide")
-
-
-def _realised_recheck(cx: dict) -> float:
-    """Margin (delta - the realizable release's lower bound on delta(eps), over delta) recomputed at ``cx``."""
-    st = mnist_setting(POISSON)
-    if closed_form_noise(cx["eps"], st["delta"], st["tau"], st["rounds"], POISSON) is None:
-        raise HypothesisFails(f"Theorem 2's conditions cannot be met at eps = {cx['eps']}")
-    nu1 = closed_form_noise(cx["eps"], st["delta"], st["tau"], st["rounds"], POISSON)[0]
-    losses = rd.sample_release_losses(st["n"], st["tau"], nu1, cx["dimension"], st["rounds"], cx["samples"],
-                                      cx["seed"])
-    low = rd.release_delta_lower(losses, cx["eps"], cx["confidence"], cx["seed"] + 1)
-    return (st["delta"] - low["delta_lower"]) / st["delta"]
-
-
-@claim(id="004.thm-2.realised-denominator", seed="004", lines="L98-L104, L206-L210, L461-L466",
-       statement="Theorem 2's accounting covers Algorithm 1 as written under Poisson sampling, where the server divides the noisy sum by the realised S = |S_t|.",
-       recorded="refuted", version="2", result="Theorem 2", role="conclusion", recheck=_realised_recheck)
-def thm2_realised_denominator() -> Verdict:
-    from numerics.sweep import sweep
-
-    st = mnist_setting(POISSON)
-    pts = [{"clients": st["n"], "tau": st["tau"], "rounds": st["rounds"], "eps": e} for e in _table2_budgets()]
-    rows = [{**p, **r} for p, r in zip(pts, sweep(rd.theorem2_point, pts, desc="004 realised denominator"))]
-    decided = [(*rd.point_verdict(r["eps"], r), r) for r in rows]
-    status = next((v for v in ("refuted", "open") if any(d[0] == v for d in decided)), "holds")
-    worst = min(decided, key=lambda d: d[1])
-    r = worst[2]
-    cx = {"eps": r["eps"], "dimension": r["dimension"], "samples": r["samples"], "confidence": r["confidence"],
-          "seed": rd.MC["seed"], "delta_lower": r["delta_lower"], "delta": r["delta"]}
-    by_status = {v: ", ".join(f"{d[2]['eps']:g}" for d in decided if d[0] == v) for v in ("refuted", "open", "holds")}
-    fmt = "; ".join(f"eps {d[2]['eps']:g}: nu/L {d[2]['nu_over_clip']:.4f}, upper eps {d[2]['upper_epsilon']:.3f}, "
-                    f"release delta(eps) >= {d[2]['delta_lower']:.3g} (estimate {d[2]['delta_estimate']:.3g})"
-                    for d in decided)
-    fixed = _certified_claim(POISSON)
-    why = (f"A present client both adds its update and raises the realised denominator S (L100, L102), so the mean "
-           f"moves by (Delta_x - mean of the others)/S, up to 2L/S, not the L/S of the proof (L461-L466, 'S fixed'). "
-           f"Dominating pair (proof in theory.dp_fed_ls.realised_denominator): the count S ~ Bin(N, tau) revealed "
-           f"and, given S = k, a subsampled Gaussian at rate k/N with sensitivity 2L. Realizable pair: the others' "
-           f"clipped updates -L e1, the client's +L e1, released as (Sigma + Z)/S in d = {r['dimension']} dimensions "
-           f"(28 x 28 x 10, L310), its exact loss composed over T = {st['rounds']} rounds by Monte Carlo "
-           f"({r['samples']} runs, one-sided Clopper-Pearson at confidence {r['confidence']}). At the Table 2 MNIST "
-           f"Poisson setting (N = {st['n']}, tau = {st['tau']}, delta = 1/N^1.1 = {st['delta']:.4g}): {fmt}. "
-           f"So Algorithm 1 as written is not (eps, delta)-DP at eps = {by_status['refuted'] or 'none'} (the release's "
-           f"delta lower bound exceeds delta); undecided at eps = {by_status['open'] or 'none'} (between the ends); "
-           f"the upper end is at most eps at eps = {by_status['holds'] or 'none'}. Under the other reading, a fixed "
-           f"denominator tau N, Theorem 2 {fixed.status} at the four budgets (004.thm-2.certified-at-table-2): "
-           f"the realised denominator costs a factor 2 in sensitivity, which the closed form's slack absorbs only "
-           f"at the smaller budgets")
-    readings = (Reading("the server divides by the realised S = |S_t| (Algorithm 1 as printed)", "L100, L102",
-                        status, worst[1], why="the count-dependent denominator doubles the sensitivity"),
-                Reading("a fixed denominator S = tau N (the proof's 'S fixed')", "L461-L466", fixed.status,
-                        float(fixed.margin), why="004.thm-2.certified-at-table-2: Poisson add/remove at sensitivity L"))
-    return Verdict(status, "sampled", worst[1], why=why, readings=readings, arithmetic=("float",),
-                   evidence={"points": len(rows), "rows": rows, "setting": st,
-                             "margin_unit": "refuted budgets: (delta - the release's delta(eps) lower bound)/delta; "
-                                            "the others: (eps - upper eps)/eps",
-                             "domain": "the four Table 2 budgets of the MNIST Poisson setting (L310, L316); "
-                                       "the theorem-range scan is 004.thm-2.realised-denominator-scan",
-                             "upper": "numerics.pld_general on the count-revealed pair (not certified: "
-                                      + rd.UNBOUNDED + ")",
-                             "lower": "sampled: Monte Carlo of the realizable release, one-sided Clopper-Pearson"},
-                   counterexample=cx if status == "refuted" else None,
-                   reason="" if status != "open" else "a target lies between the two ends")
 
 
 #: the three settings of Section S4 (L1056-1058): (clients, tau, rounds)
