@@ -129,16 +129,49 @@ def test_mnist_dimension_from_the_printed_image_size():
 
 def test_paper_setting_counterexample_recomputed():
     """At Table 2's MNIST Poisson budget eps = 9 (N = 500, tau = 0.05, T = 30, delta = 1/500^1.1; L310, L316) the
-    realizable release's delta(9) lower bound exceeds delta, with 20000 runs (the claim uses 100000)."""
+    realizable release's delta(9) lower bound, empty-round term paid, exceeds delta with 20000 runs (the table
+    uses 100000): the refutation recomputed without the table."""
     from theory.dp_fed_ls.realised_denominator_claims import _realised_recheck
 
-    cx = {"clients": 500, "tau": 0.05, "rounds": 30, "eps": 9.0, "dimension": rd.MNIST_DIMENSION,
-          "samples": 20_000, "confidence": 1 - 1e-6, "seed": rd.MC["seed"]}
+    point = next(p for p in rd.paper_points() if p["eps"] == 9.0)
+    cx = {**point, "dimension": rd.MNIST_DIMENSION, "samples": 20_000, "confidence": rd.MC["confidence"],
+          "seed": rd.MC["seed"]}
     assert _realised_recheck(cx) < 0
+
+
+def test_empty_round_cost_is_the_union_bound():
+    """T (P(S = 0) + e^eps Q(S = 0)) with the empty-count probabilities from scipy's binomial laws."""
+    n, tau, rounds, eps = 30, 0.1, 7, 2.5
+    want = rounds * (stats.binom.pmf(0, n, tau) + math.exp(eps) * stats.binom.pmf(0, n - 1, tau))
+    assert math.isclose(rd.empty_round_cost(n, tau, rounds, eps), want, rel_tol=1e-12)
+
+
+def test_claims_decide_from_the_rows_of_the_table():
+    """A table row written by figures/table_004_realised.py reads back (realised_denominator_claims._parsed) to
+    the numbers rd.point_verdict decided on, and gives the same status."""
+    import csv
+    import io
+
+    from figures.table_004_realised import COLUMNS, table_row
+    from theory.dp_fed_ls.realised_denominator_claims import _parsed
+
+    result = {"feasible": True, "nu_over_clip": 1.25, "delta": 1e-3, "dimension": 50, "seed": 1, "hits": 12,
+              "samples": 1000, "confidence": 0.99, "delta_estimate": 0.0125, "delta_lower_flagged": 0.004,
+              "empty_round_cost": 1e-9, "delta_lower": 0.004 - 1e-9}
+    row = table_row("scan", {"clients": 40, "tau": 0.1, "rounds": 3, "eps": 1.0}, result)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(COLUMNS))
+    w.writeheader()
+    w.writerow(row)
+    back = _parsed(next(csv.DictReader(io.StringIO(buf.getvalue()))))
+    assert {k: back[k] for k in result if k != "feasible"} == {k: v for k, v in result.items() if k != "feasible"}
+    assert rd.point_verdict(back["eps"], back) == (row["status"], row["margin"])
+    assert "upper_epsilon" not in back
 
 
 @pytest.mark.slow
 def test_scan_claim_is_refuted_and_its_counterexample_rechecks():
+    """The scan claim (read from the committed table) and the Monte Carlo recomputation of its worst point."""
     from theory.dp_fed_ls.realised_denominator_claims import _realised_recheck, thm2_realised_denominator_scan
 
     v = thm2_realised_denominator_scan()
