@@ -1,6 +1,7 @@
 r"""Claims on Algorithm 1 with the realised denominator |S_t| under Poisson sampling (seed 004, L98-L104, Theorem 2
 L206-L210): the computation is :mod:`theory.dp_fed_ls.realised_denominator`, run at Table 2's setting and over
-Theorem 2's range by ``make table-004-realised`` (figures/table_004_realised.py, through the sweep runner); here the
+Theorem 2's range by ``make table-004-realised`` and ``make table-004-realised-scan`` (figures/table_004_realised.py, through the
+sweep runner); here the
 verdicts, decided from the rows of that table's fresh full-setting CSV (:func:`theory.figure_evidence.load`: a
 missing, stale or quick CSV raises ``StaleFigureData``, never a fallback run).
 
@@ -15,8 +16,8 @@ from theory.dp_fed_ls.noise_formula import POISSON, closed_form_noise, delta_of
 from theory.figure_evidence import load
 from theory.ledger import HypothesisFails, Reading, Verdict, claim
 
-#: the table both claims read (figures/out/table_004_realised.csv)
-TABLE = "table_004_realised"
+#: the table each part is read from (figures/out/<name>.csv)
+TABLES = {"paper-setting": "table_004_realised", "scan": "table_004_realised_scan"}
 _INTS = ("clients", "rounds", "dimension", "samples", "seed", "hits")
 _FLOATS = ("tau", "eps", "delta", "nu_over_clip", "confidence", "delta_estimate", "delta_lower_flagged",
            "empty_round_cost", "delta_lower", "upper_epsilon", "upper_pair_lower_epsilon")
@@ -34,7 +35,7 @@ def _parsed(row: dict) -> dict:
 
 def table_rows(part: str) -> tuple:
     """(feasible rows of ``part``, all rows of ``part``, source) of the fresh table."""
-    rows, _, source = load(TABLE)
+    rows, _, source = load(TABLES[part])
     mine = [_parsed(r) for r in rows if r["part"] == part]
     return [r for r in mine if r["feasible"]], mine, source
 
