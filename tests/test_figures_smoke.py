@@ -14,7 +14,8 @@ SCRIPTS = ["fig_000_3", "fig_000_1a", "fig_000_1b", "fig_000_4", "fig_000_10", "
            "fig_002_utility", "fig_002_s_sweep", "fig_002_eps_sweep", "fig_002_privacy_curve",
            "fig_001_1", "fig_001_2", "fig_001_3", "fig_001_4", "table_001_1",
            "fig_003_4", "fig_003_5", "fig_003_6", "fig_003_7",
-           "fig_004_6", "fig_004_s9", "fig_004_s14", "fig_004_s15", "table_004_2", "table_004_3", "table_004_6"]
+           "fig_004_6", "fig_004_s9", "fig_004_s14", "fig_004_s15", "table_004_2", "table_004_3", "table_004_6",
+           "table_004_realised", "table_004_realised_scan"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -249,22 +249,6 @@ def lemma2_fractional_orders() -> Verdict:
                    reason="" if status == "holds" else "an order Theorem 1 uses lies where the convexity bound cannot decide")
 
 
-@claim(id="004.thm-2.realised-denominator", seed="004", lines="L98-L104, L461",
-       statement="Theorem 2's accounting covers Algorithm 1 as written under Poisson sampling, where the server divides the noisy sum by the realised S = |S_t|.",
-       recorded="open", result="Theorem 2", role="hypothesis")
-def thm2_realised_denominator() -> Verdict:
-    return Verdict("open", "numeric", None,
-                   why="Theorem 2's proof takes the query's sensitivity L/S with S fixed (L461); Algorithm 1 divides by "
-                       "the realised S = |S_t| (L100, L104), which a present client raises by one, so the released "
-                       "(sum + n)/|S_t| is a different mechanism; no accountant here bounds it, none refutes it",
-                   evidence={"why": "the proof takes Delta(q) <= L/S with S fixed (L493); with S = |S_t| random and "
-                                    "data-dependent (a present client raises it by one), the released update is "
-                                    "(sum + n)/|S_t|, a different mechanism whose privacy this accounting does not bound",
-                             "what_is_certified": "the fixed-denominator variant (divide by tau N), as in "
-                                                  "004.thm-2.certified-at-table-2 and repro/fed_ls.py"},
-                   reason="no accountant here for the ratio mechanism (sum + n)/|S_t|; neither proved nor refuted")
-
-
 #: the three settings of Section S4 (L1056-1058): (clients, tau, rounds)
 S4_SETTINGS = ((500, 0.05, 30), (2000, 0.05, 200), (2000, 0.05, 1000))
 

@@ -29,6 +29,10 @@ SETTINGS = {
     "s9c": {"clients": P("2000", "L1058"), "tau": P("0.05", "L1058"), "rounds": P("1000", "L1058")},
 }
 
+#: the MNIST images (L310: "28x28 grayscale images of digit from 0 to 9"): the logistic regression's size
+MNIST_IMAGE_SIDE = P("28", "L310", note="28 x 28 pixels")
+MNIST_LAST_DIGIT = P("9", "L310", note="digits 0 to 9: ten classes")
+
 #: the global learning rate of every experiment (L306: "We fixed the global learning rate eta_g = 1").
 GLOBAL_LR = P("1", "L306")
 
