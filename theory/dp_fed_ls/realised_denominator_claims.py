@@ -67,7 +67,8 @@ def _decided(rows: list) -> tuple:
 
 @claim(id="004.thm-2.realised-denominator", seed="004", lines="L98-L104, L206-L210, L461-L466",
        statement="Theorem 2's accounting covers Algorithm 1 as written under Poisson sampling, where the server divides the noisy sum by the realised S = |S_t|.",
-       recorded="refuted", version="3", result="Theorem 2", role="conclusion", recheck=_realised_recheck)
+       recorded="refuted", version="3", result="Theorem 2", role="conclusion", recheck=_realised_recheck,
+       cause="004-realised-denominator")
 def thm2_realised_denominator() -> Verdict:
     rows, _, source = table_rows("paper-setting")
     status, worst, decided = _decided(rows)
@@ -109,7 +110,8 @@ def thm2_realised_denominator() -> Verdict:
 
 @claim(id="004.thm-2.realised-denominator-scan", seed="004", lines="L98-L104, L206-L210",
        statement="Theorem 2 over its range (delta = 1/N^1.1 as in the paper): wherever its conditions can be met, the closed-form noise makes Algorithm 1 with the realised denominator |S_t| (eps, delta)-DP under Poisson sampling.",
-       recorded="refuted", version="2", result="Theorem 2", role="conclusion", recheck=_realised_recheck)
+       recorded="refuted", version="2", result="Theorem 2", role="conclusion", recheck=_realised_recheck,
+       cause="004-realised-denominator")
 def thm2_realised_denominator_scan() -> Verdict:
     rows, everything, source = table_rows("scan")
     status, worst, decided = _decided(rows)
