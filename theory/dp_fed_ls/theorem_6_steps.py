@@ -19,11 +19,10 @@ r"""Seed 004, steps of the proofs of Theorems 4 and 6 (S3.1, S3.4) decided at co
 """
 from __future__ import annotations
 
-import itertools
-
 import mpmath
 import sympy
 
+from theory.dp_fed_ls import eq_25_convex
 from theory.ledger import HypothesisFails, Verdict, claim
 
 #: the point of the (25) check: eta_l = eta~ (eta_g = 1), noise amplitude s (varsigma^2 = s^2), K = 2 local steps
@@ -33,18 +32,10 @@ DPS = 40
 
 def a3_b1_b2(eta, s) -> tuple:
     """(A3, B1, B2) for one client, K = 2, f = cos at w^t = 0, g(w) = -sin w + xi with xi = +-s (each 1/2), d = 1,
-    sigma = 0, S = 1: exact expectations over the four noise outcomes."""
-    a3 = b1 = b2 = mpmath.mpf(0)
-    for x0, x1 in itertools.product((s, -s), repeat=2):
-        w0 = mpmath.mpf(0)
-        g0 = -mpmath.sin(w0) + x0
-        w1 = w0 - eta * g0
-        g1 = -mpmath.sin(w1) + x1
-        grads = -mpmath.sin(w0) - mpmath.sin(w1)
-        a3 += (g0 + g1) ** 2 / 4
-        b1 += grads ** 2 / 4
-        b2 += (x0 + x1) ** 2 / 4
-    return eta ** 2 * a3, eta ** 2 * b1, eta ** 2 * b2
+    sigma = 0 (A^-1 = 1), S = 1: exact expectations over the four noise outcomes (eq_25_convex.a3_b1_b2)."""
+    a3, b1, b2, _, _ = eq_25_convex.a3_b1_b2(lambda w: mpmath.matrix([-mpmath.sin(w[0])]), mpmath.matrix([0]),
+                                             (mpmath.matrix([s]), mpmath.matrix([-s])), mpmath.eye(1), eta, 2)
+    return a3, b1, b2
 
 
 def _recheck_25(cx: dict) -> float:
