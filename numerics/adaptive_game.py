@@ -207,13 +207,16 @@ def triangle_menu(m: int) -> list[tuple[float, float]]:
 
 def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.ndarray:
     """out[k - kmin] = sum_j pmf_j V~(k + k0 + j) + inf_mass, with V~ = V on the window and, outside it,
-    the bound of ``mode``: upper 1 (every value is <= 1); lower 0 below and 1 - e^{-L} above (§4c iii).
+    the bound of ``mode``: upper v[0] below (V is nondecreasing in L) and 1 above (every value is <= 1); lower 0
+    below and 1 - e^{-L} above (§4c iii).
     The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower)."""
     n, m = len(v), step.pmf
     lo_ext, hi_ext = kmin + step.k0, kmin + n - 1 + step.k0 + len(m) - 1
     k = np.arange(lo_ext, hi_ext + 1)
     if mode == "upper":
-        ext = np.ones(len(k))
+        # below the window: V(L) <= V(L_min) <= v[0] (every value function of the game is nondecreasing in L,
+        # §7c); above it: V <= 1
+        ext = np.where(k < kmin, v[0], 1.0)
     else:
         ext = np.where(k > kmin + n - 1, np.clip(-np.expm1(-k * h), 0.0, 1.0), 0.0)
     a, b = max(kmin, lo_ext), min(kmin + n - 1, hi_ext)
