@@ -1,0 +1,106 @@
+"""Benchmark of the block composition of the adaptive game (issue 35; docs/replace_one.md §7n, Lemma B).
+
+Run: ``python -m bench bench_block``. Fixed-size batches under replace-one against an adaptive adversary. For each
+case, on one lattice (numerics.adaptive_game, numerics.block_game):
+
+* {S} upper: the composition of the symmetrised pair (the proven upper end used so far), through blocks (Lemma B
+  with the menu {S} gives it back, up to the tail the block pair puts at +infinity);
+* two-order blocks: Lemma B over the menu of the two orders' upper grids — an upper bound on the value of the game
+  restricted to the two orders, NOT on delta* (the two orders do not dominate, §7d); it says how much any cover
+  could gain at most, to first order;
+* cover blocks: Lemma B over the menu of Theorem C'' (``block_game.charged_cover_menu``: N x N cells, the finer beta
+  grid n_beta), a proven upper bound; block 0 means the full per-step game (no blocks).
+
+Epsilon at delta is read as in bench_adaptive_game (the smallest lattice eps of the grid whose upper delta is
+<= delta). CPU seconds are the steadier number on the shared machine.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from numerics import adaptive_game as ag
+from numerics import block_game as bg
+from numerics.adaptive import choose_grid
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.bench_adaptive_game import CASES, _bounds  # noqa: E402
+
+#: case: (lattice h (None: choose_grid at 1e-3), eps grid [lo, hi, stride in lattice steps], blocks,
+#: cover cells N (None: no cover), n_beta, charge rates / g)
+BLOCK = {
+    "G6": (None, (1.8, 2.1, 1), (0, 10, 15), 48, 1200, (1.25, 1.5, 2, 4)),
+    "G3": (None, (5.6, 6.4, 4), (111, 333), None, 600, (1.25, 1.5, 2, 4, 6)),
+    "G1": (1e-4, (3.6, 4.2, 50), (100,), None, 240, ()),
+}
+
+
+def _read(res, delta: float) -> float:
+    ok = res["eps"][res["delta"] <= delta]
+    return float(ok.min()) if len(ok) else math.inf
+
+
+def _menus(name: str, h: float, eps_focus: float) -> dict:
+    """{label: (menu, proven?)}: {S}, the two orders, and (if configured) the cover of Theorem C''."""
+    b, n, sigma, steps, _, delta, _ = CASES[name]
+    g = b / n
+    grids = ag.order_grids(g, sigma, h, 1e-14 / steps)
+    out = {"{S}": ({"S": grids["S"]}, True), "two orders": (dict(grids["upper"]), False)}
+    _, _, _, n_cells, n_beta, mults = BLOCK[name]
+    if n_cells:
+        rates = tuple(x * g for x in mults if x * g < 1.0) + (1.0,)
+        costs = ag.charge_costs(g, sigma, steps, eps_focus, h, ag.charge_grids(g, sigma, rates, h))
+        out[f"cover N {n_cells}"] = (bg.charged_cover_menu(g, sigma, h, n_cells, rates=rates, costs=costs,
+                                                           n_beta=n_beta), True)
+    return out
+
+
+def run_case(name: str) -> list[dict]:
+    b, n, sigma, steps, kind, delta, source = CASES[name]
+    g = b / n
+    h_fixed, (lo, hi, stride), blocks, *_ = BLOCK[name]
+    h = h_fixed or choose_grid(g, sigma, steps, delta, 1e-3)[0]
+    eps = np.arange(math.floor(lo / h), math.ceil(hi / h) + 1, stride) * h
+    c0 = time.process_time()
+    menus = _menus(name, h, 0.5 * (lo + hi))
+    build = time.process_time() - c0
+    rows = []
+    for label, (menu, proven) in menus.items():
+        for m in blocks:
+            c0 = time.process_time()
+            if m == 0:
+                res, tail = ag.game_delta(menu, steps, h, eps, mode="upper"), 0.0
+            else:
+                res = bg.block_composition_upper(menu, steps, m, h, eps)
+                tail = res["tail"]
+            rows.append({"case": name, "source": source, "g": g, "sigma": sigma, "steps": steps, "kind": kind,
+                         "value": delta, "h": h, "menu": label, "size": len(menu), "proven": proven,
+                         "block": m, "eps": _read(res, delta), "tail": tail, "cpu": time.process_time() - c0,
+                         "build": build if label.startswith("cover") else 0.0})
+    return rows
+
+
+def _table(rows) -> str:
+    lines = ["| case | setting | g | sigma | T | bounds | h | menu (size) | proven bound on delta*? | block m "
+             "(0: per-step game) | eps upper | tail in delta | CPU s (menu build) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {_bounds(r)} | "
+            f"{r['h']:.4g} | {r['menu']} ({r['size']}) | {'yes' if r['proven'] else 'no (two-order game only)'} | "
+            f"{r['block']} | {r['eps']:.6g} | {r['tail']:.2g} | {r['cpu']:.1f} ({r['build']:.0f}) |")
+    return "\n".join(lines)
+
+
+def run(cases=None) -> str:
+    rows = [r for c in (cases or list(BLOCK)) for r in run_case(c)]
+    return ("## Block composition of the adaptive game (bench_block, issue 35, docs/replace_one.md section 7n)\n\n"
+            "Fixed-size batches under replace-one against an adaptive adversary. Lemma B: the game over a menu "
+            "played for m steps and read at every epsilon is one grid pair B_m; its ceil(T/m)-fold composition "
+            "bounds the T-step game. Over {S} it gives back the symmetrised upper end; over the two orders it "
+            "bounds only the two-order game (not delta*), i.e. what a cover could reach at best; over the cover of "
+            "Theorem C'' it is a proven upper bound.\n\n" + _table(rows) + "\n")
