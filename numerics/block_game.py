@@ -142,7 +142,7 @@ def _up(x) -> float:
 
 
 def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *, span: float | None = None,
-                            pad: float | None = None, tail_share: float = 1e-3, widen: int = 4) -> dict:
+                            pad: float | None = None, tail_share: float = 1e-2, widen: int = 3) -> dict:
     r"""Upper bound on :math:`\delta^*(\varepsilon)` of the ``steps``-step adaptive game over ``menu`` (a proven
     bound when the menu dominates every step, §7b): the block pair B of :func:`profile_pair` from the
     ``block``-step game's profile, composed :math:`\lceil steps/block \rceil` times (docs §7n, Lemma B).
@@ -150,21 +150,27 @@ def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *
     ``span``: the block's profile is read on [-span, span] (default: the block's spread); beyond it the pair
     puts the read value at +infinity, which costs at most ⌈steps/block⌉ u(span) in δ (returned as ``tail``).
     While that exceeds ``tail_share`` times the smallest δ returned, the span is doubled (at most ``widen``
-    times; every attempt is a proven bound, the last is returned). Returns {"eps", "delta", "blocks", "tail",
+    times, and only while each doubling halves the tail; every attempt is a proven bound, the one with the smallest
+    tail is returned). Returns {"eps", "delta", "blocks", "tail",
     "span", "pair", "seconds"}."""
     if not 1 <= block <= steps:
         raise InvalidParameter(f"block must lie in [1, steps] = [1, {steps}], got {block}")
     started = time.perf_counter()
     span = _spread(menu, block, h) if span is None else span
     blocks = math.ceil(steps / block)
+    best = None
     for attempt in range(widen + 1):
         k, u = block_profile(menu, block, h, span, pad)
         pair = profile_pair(k, u, h)
         res = game_delta({"B": pair}, blocks, h, eps, mode="upper")
         tail = blocks * pair.inf_mass
-        if tail <= tail_share * float(np.min(res["delta"])) or attempt == widen:
+        if best is not None and tail > 0.5 * best[1]:
+            break  # widening no longer halves the tail: the FFT's error floor, not the span, sets it
+        best = (res, tail, span, pair)
+        if tail <= tail_share * float(np.min(res["delta"])):
             break
         span *= 2.0
+    res, tail, span, pair = best
     return {"eps": res["eps"], "delta": res["delta"], "blocks": blocks, "tail": tail, "span": span,
             "pair": pair, "seconds": time.perf_counter() - started}
 
