@@ -631,11 +631,12 @@ def _thresholds(g: float, sigma: float, cu, cv, betas: np.ndarray) -> dict:
     return {"s": s, "t": t, "s_d": s_d, "f_lo": _projection_floor(cu, cv)}
 
 
-def _sharp_slack(g: float, sigma: float, cu, cv, betas: np.ndarray) -> np.ndarray:
-    r"""Lemma C's slack on the cell ``cu`` x ``cv`` on every interval [β_k, β_{k+1}] (thresholds at β_k, factor β_{k+1}),
-    with the curvatures of §7l: κ_u from the intersection of the two wedges seen from u(θ'), with the arcs of p̂ and
-    d̂ relative to the frame of u(θ'), θ' in the cell; κ_v the same from v(θ'); each capped by the whole-plane value
-    (§7k step 6)."""
+def _sharp_kappas(g: float, sigma: float, cu, cv, betas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The curvature bounds of §7l on the cell ``cu`` x ``cv``, per interval [β_k, β_{k+1}] (thresholds at β_k):
+    κ_u >= sup |∂²_θu P_θ'u(A)| and κ_v / β >= sup |∂²_θv Q_θ'v(A)| over θ' in the cell and A inside the optimal
+    events of the cell's members at any β' >= β_k. κ_u from the intersection of the two wedges seen from u(θ'), with
+    the arcs of p̂ and d̂ relative to the frame of u(θ'); κ_v the same from v(θ'); each capped by the whole-plane value
+    (§7k step 6). Returns (κ_u, κ_v / β_{k+1}), i.e. without the factor β."""
     du, dv = cu[1] - cu[0], cv[1] - cv[0]
     th = _thresholds(g, sigma, cu, cv, betas[:-1])
     arcs = _cell_arcs(cu, cv)
@@ -644,10 +645,15 @@ def _sharp_slack(g: float, sigma: float, cu, cv, betas: np.ndarray) -> np.ndarra
                          [th["s"] - du / sigma, th["s_d"] - du / sigma])
     m_v = _region_moment(sigma, [_relative(arcs["d"], cv), _relative(arcs["p"], cv)],
                          [th["t"] - dv / sigma, th["s"] + (th["f_lo"] - dv) / sigma])
-    kappa_u = g * np.minimum(m_u, cap)
-    kappa_v = betas[1:] * g * np.minimum(m_v, cap)
-    return (kappa_u * du * du + kappa_v * dv * dv) / 8.0
+    return g * np.minimum(m_u, cap), g * np.minimum(m_v, cap)
 
+
+def _sharp_slack(g: float, sigma: float, cu, cv, betas: np.ndarray) -> np.ndarray:
+    """Lemma C's slack (κ_u Δu² + κ_v Δv²)/8 on the cell ``cu`` x ``cv`` on every interval [β_k, β_{k+1}] with the
+    curvatures of :func:`_sharp_kappas` (the factor β at β_{k+1})."""
+    du, dv = cu[1] - cu[0], cv[1] - cv[0]
+    kappa_u, kappa_q = _sharp_kappas(g, sigma, cu, cv, betas)
+    return (kappa_u * du * du + betas[1:] * kappa_q * dv * dv) / 8.0
 
 def _gaussian_profile(sigma: float, betas: np.ndarray) -> np.ndarray:
     r""":math:`H_\beta(N(2e) \| N(0))` at noise sigma (the pair G of §7i, the full batch), in closed form; the
