@@ -521,6 +521,143 @@ def cell_slack(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float,
     return (kappa_u * du * du + kappa_v * dv * dv) / 8.0
 
 
+# Lemma C's curvature bound over the intersection of two rounded wedges, with the split f = f_+ - f_- and the
+# orientation of f (docs/replace_one.md §7l). The plane of Z (the noise seen from the centre where the curvature is
+# taken) is cut into polar boxes; every quantity is bounded on every box, every rounding upward.
+_POLAR = {}
+
+
+def _polar_boxes(sigma: float, n_r: int = 480, n_a: int = 720, reach: float = 10.0) -> dict:
+    r"""Polar boxes [r0, r1] x [φ0, φ1] (φ measured from the radial direction u(θ'), n_a a multiple of 4 so that no box
+    straddles a multiple of π/2, where cos and sin² are monotone, so their ranges on a box are its end values), with
+    upper bounds on :math:`\int_{box} f_\pm \varphi` for f = (Z_t² − 1)/σ² − Z_r/σ (Z_r = r cos φ, Z_t = r sin φ):
+    f's range on the box from the ranges of r, cos φ, sin² φ, times the box's exact Gaussian mass; and the exact
+    bound :math:`\int_{r > reach} c(r) r e^{-r^2/2} dr` (c(r) = (r² + 1)/σ² + r/σ >= |f|) for outside (§7l step 3)."""
+    key = (sigma, n_r, n_a, reach)
+    if key in _POLAR:
+        return _POLAR[key]
+    if n_a % 4:
+        raise InvalidParameter("_polar_boxes: n_a must be a multiple of 4")
+    re = np.linspace(0.0, reach, n_r + 1)
+    pe = np.linspace(0.0, 2.0 * math.pi, n_a + 1)
+    r0, r1 = re[:-1, None], re[1:, None]
+    c_ends, s_ends = np.cos(pe), np.sin(pe) ** 2
+    c_lo = np.minimum(c_ends[:-1], c_ends[1:])[None, :] - 1e-12
+    c_hi = np.maximum(c_ends[:-1], c_ends[1:])[None, :] + 1e-12
+    s_lo = np.clip(np.minimum(s_ends[:-1], s_ends[1:]) - 1e-12, 0.0, None)[None, :]
+    s_hi = np.maximum(s_ends[:-1], s_ends[1:])[None, :] + 1e-12
+    f_hi = (r1 ** 2 * s_hi - 1.0) / sigma ** 2 - np.minimum(r0 * c_lo, r1 * c_lo) / sigma
+    f_lo = (r0 ** 2 * s_lo - 1.0) / sigma ** 2 - np.maximum(r0 * c_hi, r1 * c_hi) / sigma
+    # P(r in [r0, r1]) = e^{-r0²/2} - e^{-r1²/2}, the angle uniform
+    mass = (np.exp(-0.5 * r0 ** 2) - np.exp(-0.5 * r1 ** 2)) * (1.0 + 1e-12) * (np.diff(pe)[None, :] / (2.0 * math.pi))
+    e = math.exp(-0.5 * reach * reach)
+    tail = ((reach * reach + 2.0) * e + e) / sigma ** 2 \
+        + (reach * e + math.sqrt(2.0 * math.pi) * float(ndtr(-reach))) / sigma
+    out = {"r0": r0, "r1": r1, "phi": pe, "plus": np.clip(f_hi, 0.0, None) * mass,
+           "minus": np.clip(-f_lo, 0.0, None) * mass, "tail": tail}
+    _POLAR[key] = out
+    return out
+
+
+def _box_reach(boxes: dict, arc: tuple[float, float]) -> np.ndarray:
+    r"""Per polar box, an upper bound on max ⟨z, e⟩ over z in the box and unit e at angle γ ∈ ``arc`` (angles measured
+    in the same frame as the boxes): r1 · max cos(φ − γ) if that max is positive, else r0 · max cos (φ − γ ranges in
+    one interval; its cos is maximal at a multiple of 2π inside it, else at an end)."""
+    pe = boxes["phi"]
+    lo, hi = pe[:-1] - arc[1], pe[1:] - arc[0]
+    has_zero = np.floor(hi / (2.0 * math.pi)) >= np.ceil(lo / (2.0 * math.pi))
+    mc = np.where(has_zero | (hi - lo >= 2.0 * math.pi), 1.0, np.maximum(np.cos(lo), np.cos(hi)) + 1e-12)[None, :]
+    return np.where(mc > 0.0, boxes["r1"] * mc, boxes["r0"] * mc) + 1e-12
+
+
+def _region_moment(sigma: float, arcs, thresholds) -> np.ndarray:
+    r"""Per k, an upper bound on :math:`\sup_A |E[f(Z); Z \in A]|` over events A inside the intersection of the rounded
+    wedges W_i = {z: ⟨z, e⟩ > thresholds[i][k] for some unit e at an angle in arcs[i]} (angles from the radial
+    direction of the frame of f, §7l step 2): max(Σ plus, Σ minus) over the boxes that may meet every W_i, plus the
+    tail. The thresholds are first lowered to their running minimum from the right (a lower threshold is a larger
+    wedge), so they are nondecreasing in k; a box meets W_i for query k only if k < n_i, n_i the number of thresholds
+    <= the box's reach, so it is counted for the queries k < min_i n_i (one bincount for all k)."""
+    boxes = _polar_boxes(sigma)
+    count = None
+    for arc, th in zip(arcs, thresholds):
+        th = np.minimum.accumulate(np.asarray(th, float)[::-1])[::-1]
+        n = np.searchsorted(th, _box_reach(boxes, arc), side="right")
+        count = n if count is None else np.minimum(count, n)
+    k = len(thresholds[0])
+    out = []
+    for part in ("plus", "minus"):
+        per = np.bincount(count.ravel(), weights=boxes[part].ravel(), minlength=k + 1)
+        out.append(np.cumsum(per[::-1])[::-1][1:])  # sum over boxes with count > k
+    return (np.maximum(out[0], out[1]) + boxes["tail"]) * (1.0 + 1e-9)
+
+
+def _cell_arcs(cu: tuple[float, float], cv: tuple[float, float]) -> dict:
+    r"""Absolute angle ranges of p̂ = (u − w)/|u − w| and d̂ = (u − v)/|u − v| over the cell (w at angle 0): p = 2 sin(θu/2)
+    (−sin(θu/2), cos(θu/2)) has angle θu/2 + π/2 for θu ∈ (0, 2π); d = 2 sin((θu − θv)/2)(−sin m, cos m), m = (θu + θv)/2,
+    has angle m + π/2 or m − π/2 by the sign of sin((θu − θv)/2), constant on the cell when d cannot vanish there
+    (§7i step 4). Where p or d can vanish the range is the whole circle."""
+    full = (0.0, 2.0 * math.pi)
+    p = full if _chord_range(*cu)[0] == 0.0 or cu[0] < 0.0 or cu[1] > 2.0 * math.pi \
+        else (cu[0] / 2.0 + math.pi / 2.0, cu[1] / 2.0 + math.pi / 2.0)
+    if _chord_range(cu[0] - cv[1], cu[1] - cv[0])[0] == 0.0:
+        d = full
+    else:
+        sign = 1.0 if math.sin((cu[0] + cu[1] - cv[0] - cv[1]) / 4.0) > 0.0 else -1.0
+        d = ((cu[0] + cv[0]) / 2.0 + sign * math.pi / 2.0, (cu[1] + cv[1]) / 2.0 + sign * math.pi / 2.0)
+    return {"p": p, "d": d}
+
+
+def _relative(arc: tuple[float, float], frame: tuple[float, float]) -> tuple[float, float]:
+    """The angles of arc seen from a frame whose radial direction has an angle in ``frame``: an interval containing
+    every difference (the whole circle stays whole)."""
+    if arc[1] - arc[0] >= 2.0 * math.pi:
+        return arc
+    return arc[0] - frame[1], arc[1] - frame[0]
+
+
+def _thresholds(g: float, sigma: float, cu, cv, betas: np.ndarray) -> dict:
+    """The wedge thresholds of :func:`cell_slack` (§7i steps 4-5) at every β of ``betas``, vectorised: the same
+    formulas, one value per β."""
+    p_lo, p_hi = _chord_range(*cu)
+    d_lo, d_hi = _chord_range(cu[0] - cv[1], cu[1] - cv[0])
+    c = (betas - 1.0) * (1.0 - g) / g
+    with np.errstate(divide="ignore"):
+        logc = np.log(c)
+    s = np.where(c <= 0.0, -math.inf, np.where(c <= 1.0, sigma * logc / p_lo if p_lo > 0 else -math.inf,
+                                               sigma * logc / p_hi) - p_hi / (2.0 * sigma))
+    s = np.where((c <= 1.0) & (p_lo == 0.0), -math.inf, s)
+    lb = np.log(betas)
+    dstar = np.clip(sigma * np.sqrt(2.0 * lb), d_lo, d_hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(lb == 0.0, d_lo / (2.0 * sigma), sigma * lb / dstar + dstar / (2.0 * sigma))
+    s_d = sigma * lb / d_hi - d_hi / (2.0 * sigma) if d_hi > 0.0 else np.full_like(lb, math.inf)
+    return {"s": s, "t": t, "s_d": s_d, "f_lo": _projection_floor(cu, cv)}
+
+
+def _sharp_kappas(g: float, sigma: float, cu, cv, betas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The curvature bounds of §7l on the cell ``cu`` x ``cv``, per interval [β_k, β_{k+1}] (thresholds at β_k):
+    κ_u >= sup |∂²_θu P_θ'u(A)| and κ_v / β >= sup |∂²_θv Q_θ'v(A)| over θ' in the cell and A inside the optimal
+    events of the cell's members at any β' >= β_k. κ_u from the intersection of the two wedges seen from u(θ'), with
+    the arcs of p̂ and d̂ relative to the frame of u(θ'); κ_v the same from v(θ'); each capped by the whole-plane value
+    (§7k step 6). Returns (κ_u, κ_v / β_{k+1}), i.e. without the factor β."""
+    du, dv = cu[1] - cu[0], cv[1] - cv[0]
+    th = _thresholds(g, sigma, cu, cv, betas[:-1])
+    arcs = _cell_arcs(cu, cv)
+    cap = _wedge_moment(-1.0, 0.0, sigma)
+    m_u = _region_moment(sigma, [_relative(arcs["p"], cu), _relative(arcs["d"], cu)],
+                         [th["s"] - du / sigma, th["s_d"] - du / sigma])
+    m_v = _region_moment(sigma, [_relative(arcs["d"], cv), _relative(arcs["p"], cv)],
+                         [th["t"] - dv / sigma, th["s"] + (th["f_lo"] - dv) / sigma])
+    return g * np.minimum(m_u, cap), g * np.minimum(m_v, cap)
+
+
+def _sharp_slack(g: float, sigma: float, cu, cv, betas: np.ndarray) -> np.ndarray:
+    """Lemma C's slack (κ_u Δu² + κ_v Δv²)/8 on the cell ``cu`` x ``cv`` on every interval [β_k, β_{k+1}] with the
+    curvatures of :func:`_sharp_kappas` (the factor β at β_{k+1})."""
+    du, dv = cu[1] - cu[0], cv[1] - cv[0]
+    kappa_u, kappa_q = _sharp_kappas(g, sigma, cu, cv, betas)
+    return (kappa_u * du * du + betas[1:] * kappa_q * dv * dv) / 8.0
+
 def _gaussian_profile(sigma: float, betas: np.ndarray) -> np.ndarray:
     r""":math:`H_\beta(N(2e) \| N(0))` at noise sigma (the pair G of §7i, the full batch), in closed form; the
     difference has relative cancellation at most (log β / μ² + 1) (a few dozen here), far inside the
@@ -545,11 +682,16 @@ def charge_floors(g: float, sigma: float, rates=(1.0,), log_beta_max: float = 12
 
 
 def cell_slack_profile(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float],
-                       betas: np.ndarray) -> np.ndarray:
+                       betas: np.ndarray, sharp: bool = True) -> np.ndarray:
     """Per β interval [β_k, β_{k+1}], the larger of Lemma C's slack on the cell and on its swap (θv, θu) (the swap
-    covers α < 1, §7i step 6): what the charge pairs must pay for on that interval."""
-    return np.array([max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
-                         cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) for k in range(len(betas) - 1)])
+    covers α < 1, §7i step 6): what the charge pairs must pay for on that interval. ``sharp``: the curvature bounds of
+    §7l (:func:`_sharp_slack`, both proven, the smaller taken); False: §7i's :func:`cell_slack` alone."""
+    old = np.array([max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
+                        cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) for k in range(len(betas) - 1)])
+    if not sharp:
+        return old
+    new = np.maximum(_sharp_slack(g, sigma, cu, cv, betas), _sharp_slack(g, sigma, cv, cu, betas))
+    return np.minimum(old, new)
 
 
 def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5) -> np.ndarray:

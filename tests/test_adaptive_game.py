@@ -510,3 +510,110 @@ def test_slow_charged_cover_upper_is_above_every_lower_bound():
     value = oracle.adaptive_delta(oracle.menu(4, 1), sigma, steps, eps)
     assert two <= up
     assert value <= up + 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# the sharper slack of Lemma C: two wedges intersected, f split, orientation kept (docs section 7l)
+# --------------------------------------------------------------------------------------------------
+
+def _brute_region_sup(sigma, arcs, thresholds, n=2000, reach=12.0):
+    """sup over A inside the intersection of the rounded wedges of |E[f(Z); A]| = max(E[f_+; R], E[f_-; R]), f =
+    (Z_t^2 - 1)/sigma^2 - Z_r/sigma with Z_r = r cos(phi), Z_t = r sin(phi), by an n x n polar midpoint grid; a point is
+    in a wedge if some direction of the arc (a fine sample of 400 directions plus the ends) has <z, e> > s."""
+    dr, dphi = reach / n, 2 * math.pi / n
+    r = (np.arange(n) + 0.5)[:, None] * dr
+    phi = (np.arange(n) + 0.5)[None, :] * dphi
+    val = (r * r * np.sin(phi) ** 2 - 1.0) / sigma ** 2 - r * np.cos(phi) / sigma
+    weight = r * np.exp(-0.5 * r * r) / (2 * math.pi) * dr * dphi
+    inside = np.ones((n, n), bool)
+    for (a0, a1), s in zip(arcs, thresholds):
+        best = np.max([np.cos(phi - gam) for gam in np.linspace(a0, a1, 401)], axis=0)
+        inside &= r * best > s
+    return max(float(np.sum(np.where(inside, np.clip(val, 0, None) * weight, 0.0))),
+               float(np.sum(np.where(inside, np.clip(-val, 0, None) * weight, 0.0))))
+
+
+@pytest.mark.parametrize("sigma,arcs,thresholds", [
+    (1.0, [(-0.1, 0.2), (0.5, 0.9)], [(-math.inf, 0.3, 1.0, 2.0), (-1.0, -0.2, 0.5, 0.5)]),
+    (1.759, [(math.pi - 0.4, math.pi + 0.2), (2.0, 2.3)], [(-0.5, 0.2, 0.9, 1.6), (-2.0, -1.0, 0.0, 1.0)]),
+    (1.5, [(1.4, 1.8), (0.0, 2 * math.pi)], [(0.0, 0.5, 1.5, 3.0), (1.0, 1.0, 1.0, 1.0)]),
+    (0.7, [(4.0, 4.1), (3.9, 4.5)], [(0.2, 0.2, 0.8, 2.5), (-math.inf, -math.inf, 0.1, 0.1)]),
+])
+def test_region_moment_is_an_upper_bound(sigma, arcs, thresholds):
+    """_region_moment >= sup over events A inside the intersection of two rounded wedges of |E[f; A]|, computed
+    independently on a 2000 x 2000 polar midpoint grid, for several arcs (in the frame of f: the integrand is not
+    radial), thresholds from -inf to 3 (both wedges binding in turn), four sigmas."""
+    bound = ag._region_moment(sigma, arcs, thresholds)
+    for k in range(len(thresholds[0])):
+        brute = _brute_region_sup(sigma, arcs, [th[k] for th in thresholds])
+        assert brute <= bound[k]
+
+
+def _optimal_event_curvatures(g, sigma, theta, theta_p, beta, n=900):
+    """For the member theta = (theta_u, theta_v) at beta and the point theta' of the cell: g max(int_A f_+ phi,
+    int_A f_- phi) over A = the optimal event {p_theta > beta q_theta}, f the second theta-derivative of
+    phi(y - u(theta'_u)) over phi (resp. of phi(y - v(theta'_v))), on an n x n Cartesian midpoint grid of
+    [-2 - 9 sigma, 2 + 9 sigma]^2. These are lower bounds on the sups the kappas must dominate (A and its parts
+    f > 0, f < 0 are events inside the region)."""
+    lim = 2.0 + 9.0 * sigma
+    x = -lim + (np.arange(n) + 0.5) * (2 * lim / n)
+    y1, y2 = np.meshgrid(x, x, indexing="ij")
+    da = (2 * lim / n) ** 2
+
+    def dens(angle):
+        return np.exp(-0.5 * ((y1 - math.cos(angle)) ** 2 + (y2 - math.sin(angle)) ** 2) / sigma ** 2) \
+            / (2 * math.pi * sigma ** 2)
+    w = dens(0.0)
+    event = (1 - g) * w + g * dens(theta[0]) > beta * ((1 - g) * w + g * dens(theta[1]))
+    out = []
+    for angle in theta_p:
+        zr = ((y1 - math.cos(angle)) * math.cos(angle) + (y2 - math.sin(angle)) * math.sin(angle)) / sigma
+        zt = (-(y1 - math.cos(angle)) * math.sin(angle) + (y2 - math.sin(angle)) * math.cos(angle)) / sigma
+        f = (zt * zt - 1.0) / sigma ** 2 - zr / sigma
+        part = np.where(event, f * dens(angle), 0.0) * da
+        out.append(g * max(float(np.clip(part, 0, None).sum()), float(np.clip(-part, 0, None).sum())))
+    return out
+
+
+@pytest.mark.parametrize("g,sigma,n_cells,cell", [(0.05, 1.759, 16, (8, 0)), (0.05, 1.759, 16, (4, 12)),
+                                                  (0.3, 1.0, 8, (2, 6)), (0.1, 2.0, 12, (5, 9))])
+def test_sharp_kappas_bound_the_curvature_on_optimal_events(g, sigma, n_cells, cell):
+    """The curvature bounds of section 7l dominate g max(int_A f_+ phi, int_A f_- phi) for A the optimal event of
+    members theta of the cell at beta in [beta_k, beta_{k+1}], f taken at theta' in the cell (corners and centre of the
+    cell for both; theta and theta' independent). Cells: G6's PQ cell and a right-triangle cell, two others."""
+    step = 2 * math.pi / n_cells
+    cu, cv = (cell[0] * step, (cell[0] + 1) * step), (cell[1] * step, (cell[1] + 1) * step)
+    betas = np.array([1.0, math.exp(0.3), math.exp(0.6), math.exp(1.2), math.exp(1.5)])
+    kappa_u, kappa_q = ag._sharp_kappas(g, sigma, cu, cv, betas)
+    points = [(0.0, 0.0), (1.0, 1.0), (0.5, 0.5), (0.0, 1.0)]
+    for k in (0, 1, 3):
+        for a, b in points:
+            theta = (cu[0] + a * step, cv[0] + b * step)
+            for ap, bp in points[:3]:
+                cu_c, cv_c = _optimal_event_curvatures(g, sigma, theta, (cu[0] + ap * step, cv[0] + bp * step),
+                                                       betas[k], n=700)
+                assert cu_c <= kappa_u[k] and cv_c <= kappa_q[k]
+
+
+@pytest.mark.parametrize("g,sigma,n_cells,full", [(0.05, 1.759, 16, False),
+                                                  pytest.param(0.3, 1.0, 8, True, marks=pytest.mark.slow)])
+def test_sharp_slack_lemma_holds_on_sampled_members(g, sigma, n_cells, full):
+    """Lemma C with the sharper slack (cell_slack_profile, sharp): the exact profile (conditional quadrature) of members
+    inside the cell is <= the bilinear mixture of the corners' exact profiles plus the slack on the beta interval
+    holding alpha (alpha < 1: alpha times the slack at 1/alpha, the profile takes the cell and its swap). Cells: the
+    PQ cell, a right-triangle cell, one more (``full``: three cells, two members each); alpha on both sides of 1.
+    Sampled."""
+    step = 2 * math.pi / n_cells
+    h = n_cells // 2
+    cells = [(h, 0), (n_cells // 4, 3 * n_cells // 4), (1, 3)] if full else [(h, 0), (n_cells // 4, 3 * n_cells // 4)]
+    for i, j in cells:
+        cu, cv = (i * step, (i + 1) * step), (j * step, (j + 1) * step)
+        for a, b in ([(0.5, 0.5), (0.2, 0.85)] if full else [(0.2, 0.85)]):
+            tu, tv = cu[0] + a * step, cv[0] + b * step
+            lam = {(0, 0): (1 - a) * (1 - b), (1, 0): a * (1 - b), (0, 1): (1 - a) * b, (1, 1): a * b}
+            for alpha in (math.exp(-0.5), 1.0, math.exp(0.4), math.exp(1.0)):
+                mix = sum(w * _profile(g, sigma, cu[x], cv[y], alpha) for (x, y), w in lam.items())
+                beta = max(alpha, 1.0 / alpha)
+                slack = float(ag.cell_slack_profile(g, sigma, cu, cv, np.array([beta, beta]))[0])
+                assert ag.cell_slack_profile(g, sigma, cu, cv, np.array([beta, beta]), sharp=False)[0] >= slack
+                assert _profile(g, sigma, tu, tv, alpha) <= mix + min(alpha, 1.0) * slack + 1e-10
