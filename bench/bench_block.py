@@ -33,7 +33,7 @@ from bench.bench_adaptive_game import CASES, _bounds  # noqa: E402
 #: case: (lattice h (None: choose_grid at 1e-3), eps grid [lo, hi, stride in lattice steps], blocks,
 #: cover cells N (None: no cover), n_beta, charge rates / g)
 BLOCK = {
-    "G6": (None, (1.8, 2.1, 1), (0, 10, 15), 48, 1200, (1.25, 1.5, 2, 4)),
+    "G6": (None, (1.8, 2.2, 1), (0, 10, 15), 32, 240, (1.25, 1.5, 2, 4)),
     "G3": (None, (5.6, 6.4, 4), (111, 333), None, 600, (1.25, 1.5, 2, 4, 6)),
     "G1": (1e-4, (3.6, 4.2, 50), (100,), None, 240, ()),
 }
