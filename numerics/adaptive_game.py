@@ -56,7 +56,7 @@ from scipy.special import ndtr
 from .adaptive import step_pair, symmetrised_grid
 from .errors import InvalidParameter
 from .fft_rounding import convolution_entry_error
-from .grid_dominance import prune_menu, step_slack
+from .grid_dominance import prune_by_mixtures, prune_menu, step_slack
 from .pld import GridPLD, discretise_pessimistic
 from .pld_contraction import discretise_merged
 
@@ -843,8 +843,8 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
     ``rates``: the charge pairs S_r of Theorem C″ (§7k; default (1,): G alone, Theorem C′). With several, each
     cell's weights solve the LP of :func:`charge_weights` with ``costs`` (default :func:`charge_costs` at
     ``eps[focus]``), τ_c above is the cost-weighted charge cost · w_c, and a corner pair mixes every charge pair.
-    ``prune``: if given, each round's menu is pruned by ``prune``-dominance (numerics.grid_dominance.prune_menu)
-    and the game adds the lemma's step slack (§7m; "kept" and "slack" per round).
+    ``prune``: if given, each round's menu is pruned by ``prune``-dominance by one kept pair and then by a mixture
+    of two (numerics.grid_dominance.prune_menu, prune_by_mixtures) and the game adds the lemma's step slack (§7m; "kept" and "slack" per round).
     Returns {"eps", "delta", "rounds": per round (cells, menu, used corners, score, "tau_used_max" (the largest
     total weight Σ w of a used corner), "charge_used_max" (the largest cost · w), delta, s), "costs", "eta"}."""
     if not 0.0 < g < 1.0:
@@ -882,7 +882,7 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
             menu[key] = corner_pair(member, np.atleast_1d(w), charges, eta, full)
         full_size, slack, prune_cpu = len(menu), 0.0, time.process_time()
         if prune is not None:
-            pruned, dropped = prune_menu(menu, h, prune)
+            pruned, dropped = prune_by_mixtures(menu, *prune_menu(menu, h, prune), h, prune)
             slack, menu = step_slack(dropped), pruned
         prune_cpu = time.process_time() - prune_cpu
         res = game_delta(menu, steps, h, eps, mode="upper", record_policy=True, slack=slack)

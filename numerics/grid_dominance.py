@@ -101,6 +101,59 @@ def prune_menu(menu: dict, h: float, eps: float) -> tuple[dict, dict]:
     return kept, dropped
 
 
+def _mixture_lambda(fa: np.ndarray, fb: np.ndarray, fc: np.ndarray, slack: float) -> float | None:
+    """A weight lam in [0, 1] with lam fb + (1 - lam) fc + slack >= fa at every entry (intersection of the
+    half-lines lam d >= r, d = fb - fc, r = fa - fc - slack), or None. Only a proposal: the caller certifies it."""
+    d, r = fb - fc, fa - fc - slack
+    if (r[d == 0.0] > 0.0).any():
+        return None
+    pos, neg = d > 0.0, d < 0.0
+    lo = max(0.0, float(np.max(r[pos] / d[pos]))) if pos.any() else 0.0
+    hi = min(1.0, float(np.min(r[neg] / d[neg]))) if neg.any() else 1.0
+    return 0.5 * (lo + hi) if lo <= hi else None
+
+
+def prune_by_mixtures(menu: dict, kept: dict, dropped: dict, h: float, eps: float, candidates: int = 20):
+    r"""Second pass after :func:`prune_menu`: drop a kept pair A if f_A <= lam f_B + (1 - lam) f_C + eps for two
+    other kept pairs B, C (a public-coin mixture, whose profile is the mixture of profiles; §7m step 5). B, C are
+    searched among the ``candidates`` kept pairs of smallest single excess over A; a pair used as B or C is never
+    dropped afterwards. The certified excess of a drop is max(f_A - lam f_B - (1 - lam) f_C) plus the three tables'
+    error bounds plus 4u (f_A + f_B + f_C) at most for the two products and the sums. Returns (kept, dropped) with
+    dropped[name] = ((B, C, lam), excess)."""
+    names = list(kept)
+    lo, hi = _span(menu.values())
+    tables = {a: profile_table(kept[a], h, lo, hi) for a in names}
+    protected, out_dropped, alive = set(), dict(dropped), set(names)
+    for a in names:
+        if a in protected:
+            continue
+        fa, ea = tables[a]
+        others = [b for b in names if b in alive and b != a]
+        if len(others) < 2:
+            break
+        single = [float(np.max(fa - tables[b][0])) for b in others]
+        near = [others[i] for i in np.argsort(single)[:candidates]]
+        for i, b in enumerate(near):
+            hit = None
+            for c in near[i + 1:]:
+                lam = _mixture_lambda(fa, tables[b][0], tables[c][0], 0.5 * eps)
+                if lam is None:
+                    continue
+                fb, eb = tables[b]
+                fc, ec = tables[c]
+                mixed = lam * fb + (1.0 - lam) * fc
+                bound = float(np.max(fa - mixed)) + ea + eb + ec + 4.0 * _U * float(np.max(fa + fb + fc))
+                if bound <= eps:
+                    hit = (c, lam, bound)
+                    break
+            if hit:
+                out_dropped[a] = ((b, hit[0], hit[1]), hit[2])
+                alive.discard(a)
+                protected.update((b, hit[0]))
+                break
+    return {a: kept[a] for a in names if a in alive}, out_dropped
+
+
 def step_slack(dropped: dict) -> float:
     r"""The amount §7m's theorem adds to every step's value after :func:`prune_menu`: the largest certified
     excess of a dropped pair over its kept dominator (0 if none is dropped or every excess is negative). The

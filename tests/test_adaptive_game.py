@@ -595,7 +595,8 @@ def test_a_pair_violating_dominance_at_one_lattice_alpha_is_kept():
 def test_pruned_game_is_above_the_full_game():
     """Upper mode on a small menu (the two orders' upper grids, S, G, two charge mixtures and three triangle
     corner grids, g 0.2, sigma 1.5, T 4): the game over the pruned menu with the step slack is >= the full
-    menu's game, and <= it plus T times the slack (the kept pairs are a sub-menu), for eps 0, 1e-4, 1e-3."""
+    menu's game, and <= it plus T times the slack (the kept pairs are a sub-menu), for eps 0, 1e-4, 1e-3, both
+    passes (one dominating pair, a mixture of two)."""
     g, sigma, steps, h = 0.2, 1.5, 4, 1e-2
     grids = ag.order_grids(g, sigma, h, 1e-14)
     full = ag.full_batch_grid(sigma, h, 1e-14)
@@ -607,12 +608,33 @@ def test_pruned_game_is_above_the_full_game():
     eps = np.array([0.25, 0.5, 1.0])
     ref = ag.game_delta(menu, steps, h, eps, mode="upper")["delta"]
     for e in (0.0, 1e-4, 1e-3):
-        kept, dropped = gd.prune_menu(menu, h, e)
+        kept, dropped = gd.prune_by_mixtures(menu, *gd.prune_menu(menu, h, e), h, e)
         slack = gd.step_slack(dropped)
         assert slack <= e + 1e-12
         got = ag.game_delta(kept, steps, h, eps, mode="upper", slack=slack)["delta"]
         assert (got >= ref - 1e-13).all()
         assert (got <= ref + steps * slack + 1e-9).all()
+
+
+def test_a_pair_below_a_mixture_of_two_is_dropped_and_one_above_it_is_kept():
+    """A = the public-coin mixture 0.3 B + 0.7 C (profile exactly the mixture's) is dropped by the mixture pass with
+    B, C kept and a certified excess <= eps; the spread of A at one lattice point (above the mixture by v there) is
+    kept at eps v / 2. B and C are two different spreads of one base, so neither dominates A alone."""
+    h = 0.1
+    base = GridPLD(-4, 0.05 + np.random.default_rng(5).random(9) / 20.0, 0.05)
+    b, _ = _spread(base, -2, 0.02, h)
+    c, _ = _spread(base, 2, 0.02, h)
+    b, c = GridPLD(c.k0, np.concatenate((b.pmf, [0.0])), b.inf_mass), c  # same support, same k0
+    a = ag.mix_grids([(0.3, b), (0.7, c)])
+    menu = {"A": a, "B": b, "C": c}
+    kept, dropped = gd.prune_menu(menu, h, 1e-10)
+    assert set(kept) == {"A", "B", "C"}
+    kept, dropped = gd.prune_by_mixtures(menu, kept, dropped, h, 1e-10)
+    assert set(kept) == {"B", "C"} and dropped["A"][1] <= 1e-10
+    spread, v = _spread(a, 0, 0.02, h)
+    menu = {"A": spread, "B": b, "C": c}
+    kept, dropped = gd.prune_by_mixtures(menu, *gd.prune_menu(menu, h, 0.5 * v), h, 0.5 * v)
+    assert "A" in kept
 
 
 def test_pruning_bad_input_is_refused():
