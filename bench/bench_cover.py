@@ -207,5 +207,7 @@ def run(cases=None) -> str:
             "family's angles, each corner pair (1 - sum w - eta) K_c + sum_i w_i S_{r_i} + eta B_inf with the weights "
             "of a per-cell LP over the beta grid (the slack of Lemma C charged to symmetrised pairs at rates r_i and "
             "to the whole-batch pair G, rate 1). Charge: the first-order price in delta (charge_costs) of a corner's "
-            "weights. A cover below {S} is a proven upper bound below the symmetrised one.\n\n"
+            "weights. Menu: corner pairs before and, in brackets, after pruning by profile dominance (docs section 7m: a pair "
+            "dominated by one kept pair or by a mixture of two, up to the step slack, which the game adds to every step). "
+            "A cover below {S} is a proven upper bound below the symmetrised one.\n\n"
             + _charged_table(rows) + "\n")

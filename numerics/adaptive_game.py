@@ -36,6 +36,10 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   linear programme over the β grid, to symmetrised pairs S_r at rates g < r <= 1 (S_1 = G), whose advantage over
   every member is at least (1 - g/r) E(S_r), O(r - g) instead of O(1). The first cover bound below {S} (§7k).
 
+* ``refined_cover_upper(prune=eps)`` — the menu pruned by profile dominance before the game (numerics.grid_dominance,
+  §7m): pairs eps-dominated by one kept pair or a mixture of two are dropped and the game adds their largest
+  certified excess to every step (``game_delta(slack=...)``).
+
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
   the proven upper bound computed by the same engine.
