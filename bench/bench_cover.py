@@ -169,7 +169,8 @@ def run_charged_case(name: str) -> dict:
                                  cells=(rect, rect), rates=rates, focus=focus, prune=PRUNE)
     first = cov["rounds"][0]
     out = {"case": name, "source": source, "g": g, "sigma": sigma, "steps": steps, "kind": kind, "value": value,
-           "h": h, "n_cells": n_cells, "menu": first["menu"], "kept": first["kept"], "slack": first["slack"], "rates": rates,
+           "h": h, "n_cells": n_cells, "menu": first["menu"], "kept": first["kept"], "slack": first["slack"],
+           "rates": rates,
            "charge_max": cov["rounds"][0]["charge_used_max"], "base_cpu": base_cpu,
            "cover_cpu": time.process_time() - c0, "cover_wall": time.perf_counter() - t0}
     if kind == "eps":
@@ -179,7 +180,8 @@ def run_charged_case(name: str) -> dict:
 
 def _charged_table(rows) -> str:
     lines = ["| case | setting | g | sigma | T | bounds | h | game lower | {S} upper | cover upper (Theorem C'') | "
-             "cover vs {S} | N, menu (kept after pruning, step slack), rates / g | largest charge of a used corner | CPU s lower+{S} / cover (wall) |",
+             "cover vs {S} | N, menu (kept after pruning, step slack), rates / g | largest charge of a used corner | "
+             "CPU s lower+{S} / cover (wall) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         what = _bounds(r)
@@ -189,7 +191,8 @@ def _charged_table(rows) -> str:
                  if "at" in r else "")
         lines.append(
             f"| {r['case']} | {r['source']} | {r['g']:.6g} | {r['sigma']:.4g} | {r['steps']} | {what} | {r['h']:.4g} | "
-            f"{r['low']:.6g} | {r['sym']:.6g} | {r['cover']:.6g}{extra} | {rel:+.2%} | {r['n_cells']}, {r['menu']} ({r['kept']}, "
+            f"{r['low']:.6g} | {r['sym']:.6g} | {r['cover']:.6g}{extra} | {rel:+.2%} | {r['n_cells']}, {r['menu']} "
+            f"({r['kept']}, "
             f"{r['slack']:.2g}), {mults} | {r['charge_max']:.3g} | "
             f"{r['base_cpu']:.1f} / {r['cover_cpu']:.0f} ({r['cover_wall']:.0f}) |")
     return "\n".join(lines)
@@ -207,7 +210,8 @@ def run(cases=None) -> str:
             "family's angles, each corner pair (1 - sum w - eta) K_c + sum_i w_i S_{r_i} + eta B_inf with the weights "
             "of a per-cell LP over the beta grid (the slack of Lemma C charged to symmetrised pairs at rates r_i and "
             "to the whole-batch pair G, rate 1). Charge: the first-order price in delta (charge_costs) of a corner's "
-            "weights. Menu: corner pairs before and, in brackets, after pruning by profile dominance (docs section 7m: a pair "
-            "dominated by one kept pair or by a mixture of two, up to the step slack, which the game adds to every step). "
+            "weights. Menu: corner pairs before and, in brackets, after pruning by profile dominance (docs section "
+            "7m: a pair dominated by one kept pair or by a mixture of two, up to the step slack, which the game adds "
+            "to every step). "
             "A cover below {S} is a proven upper bound below the symmetrised one.\n\n"
             + _charged_table(rows) + "\n")

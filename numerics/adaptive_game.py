@@ -848,7 +848,8 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
     cell's weights solve the LP of :func:`charge_weights` with ``costs`` (default :func:`charge_costs` at
     ``eps[focus]``), τ_c above is the cost-weighted charge cost · w_c, and a corner pair mixes every charge pair.
     ``prune``: if given, each round's menu is pruned by ``prune``-dominance by one kept pair and then by a mixture
-    of two (numerics.grid_dominance.prune_menu, prune_by_mixtures) and the game adds the lemma's step slack (§7m; "kept" and "slack" per round).
+    of two (numerics.grid_dominance.prune_menu, prune_by_mixtures) and the game adds the lemma's step slack
+    (§7m; "kept" and "slack" per round).
     Returns {"eps", "delta", "rounds": per round (cells, menu, used corners, score, "tau_used_max" (the largest
     total weight Σ w of a used corner), "charge_used_max" (the largest cost · w), delta, s), "costs", "eta"}."""
     if not 0.0 < g < 1.0:
