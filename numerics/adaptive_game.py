@@ -36,6 +36,10 @@ What it computes (clip norm 1, noise :math:`N(0, \sigma^2 I)`, batch fraction g 
   linear programme over the β grid, to symmetrised pairs S_r at rates g < r <= 1 (S_1 = G), whose advantage over
   every member is at least (1 - g/r) E(S_r), O(r - g) instead of O(1). The first cover bound below {S} (§7k).
 
+* ``refined_cover_upper(prune=eps)`` — the menu pruned by profile dominance before the game (numerics.grid_dominance,
+  §7m): pairs eps-dominated by one kept pair or a mixture of two are dropped and the game adds their largest
+  certified excess to every step (``game_delta(slack=...)``).
+
 * :func:`family_lower` — the game's lower bound over a finite sample of the triangle family (the
   realizable adversary of §4 enlarged from {PQ, QP, pm1} to the plane), and :func:`symmetrised_upper`
   the proven upper bound computed by the same engine.
@@ -56,6 +60,7 @@ from scipy.special import ndtr
 from .adaptive import step_pair, symmetrised_grid
 from .errors import InvalidParameter
 from .fft_rounding import convolution_entry_error
+from .grid_dominance import prune_by_mixtures, prune_menu, step_slack
 from .pld import GridPLD, discretise_pessimistic
 from .pld_contraction import discretise_merged
 
@@ -231,7 +236,7 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
 
 
 def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
-               record_choices: bool = False, record_policy: bool = False) -> dict:
+               record_choices: bool = False, record_policy: bool = False, slack: float = 0.0) -> dict:
     r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
     choices, at every epsilon of ``eps``: :math:`V_T(L) = (1 - e^{-L})_+`,
     :math:`V_t(L) = \max_a \sum_j p_a(j) V_{t+1}(L + jh) + p_a(\infty)`, read at :math:`L = -\varepsilon`
@@ -243,11 +248,15 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     epsilon), "seconds"}.
     ``record_policy``: also "policy", the maximising action's index at every lattice state of every step (first
     step first), "names" and "kmin", for :func:`policy_usage`.
+    ``slack`` (upper mode only): added to every step's value before the clip at 1 — the price of a menu pruned by
+    eps-dominance (numerics.grid_dominance.step_slack, docs/replace_one.md §7m).
     """
     if mode not in ("upper", "lower"):
         raise InvalidParameter(f"mode must be 'upper' or 'lower', got {mode!r}")
     if not menu:
         raise InvalidParameter("the menu of one-step pairs is empty")
+    if not slack >= 0.0 or (slack > 0.0 and mode != "upper"):
+        raise InvalidParameter(f"game_delta: slack must be >= 0 and only in upper mode, got {slack}")
     started = time.perf_counter()
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     names = list(menu)
@@ -276,7 +285,7 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
             chosen.append(names[int(best[read[0] - kmin])])
         if record_policy:
             policy.append(best.astype(np.int32))
-        v = np.clip(vals.max(axis=0), 0.0, 1.0)
+        v = np.clip(vals.max(axis=0) + slack, 0.0, 1.0)
     chosen.reverse()  # backward induction: the first computed choice is the last step's
     policy.reverse()
     out = {"eps": eps, "delta": v[read - kmin], "chosen": chosen, "window": (kmin * h, kmax * h),
@@ -966,7 +975,7 @@ def charge_costs(g: float, sigma: float, steps: int, eps: float, h: float, charg
 def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, base: int = 16, levels: int = 4,
                         rounds: int = 4, cells: tuple[int, int] = (600, 600), log_beta_max: float = 12.0,
                         n_beta: int = 240, focus: int = 0, share: float = 0.9, tau_target: float | None = None,
-                        rates=(1.0,), costs=None, log=None) -> dict:
+                        rates=(1.0,), costs=None, prune: float | None = None, log=None) -> dict:
     r"""Proven upper bound on :math:`\delta^*(\varepsilon)` from Theorem C on a partition of the angle torus into
     squares refined where a corner pair can be the best action (docs/replace_one.md §7j), with Theorem G.
 
@@ -983,6 +992,9 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
     ``rates``: the charge pairs S_r of Theorem C″ (§7k; default (1,): G alone, Theorem C′). With several, each
     cell's weights solve the LP of :func:`charge_weights` with ``costs`` (default :func:`charge_costs` at
     ``eps[focus]``), τ_c above is the cost-weighted charge cost · w_c, and a corner pair mixes every charge pair.
+    ``prune``: if given, each round's menu is pruned by ``prune``-dominance by one kept pair and then by a mixture
+    of two (numerics.grid_dominance.prune_menu, prune_by_mixtures) and the game adds the lemma's step slack
+    (§7m; "kept" and "slack" per round).
     Returns {"eps", "delta", "rounds": per round (cells, menu, used corners, score, "tau_used_max" (the largest
     total weight Σ w of a used corner), "charge_used_max" (the largest cost · w), delta, s), "costs", "eta"}."""
     if not 0.0 < g < 1.0:
@@ -1018,7 +1030,12 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
                     grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
                 return grids[key]
             menu[key] = corner_pair(member, np.atleast_1d(w), charges, eta, full)
-        res = game_delta(menu, steps, h, eps, mode="upper", record_policy=True)
+        full_size, slack, prune_cpu = len(menu), 0.0, time.process_time()
+        if prune is not None:
+            pruned, dropped = prune_by_mixtures(menu, *prune_menu(menu, h, prune), h, prune)
+            slack, menu = step_slack(dropped), pruned
+        prune_cpu = time.process_time() - prune_cpu
+        res = game_delta(menu, steps, h, eps, mode="upper", record_policy=True, slack=slack)
         best = res["delta"] if best is None else np.minimum(best, res["delta"])
         charge = {a: float(costs @ np.atleast_1d(w)) for a, w in corner_w.items()}
         score = {a: u * charge[a] for a, u in policy_usage(menu, res, focus).items() if u > 0.0}
@@ -1031,7 +1048,8 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
             acc += score[a]
         if tau_target is not None:
             chosen = {a for a in score if charge[a] > tau_target}
-        history.append({"cells": len(partition), "menu": len(menu), "used": len(score), "refine": len(chosen),
+        history.append({"cells": len(partition), "menu": full_size, "kept": len(menu), "slack": slack,
+                        "prune_cpu": prune_cpu, "used": len(score), "refine": len(chosen),
                         "score": total, "tau_used_max": max((float(np.sum(corner_w[a])) for a in score), default=0.0),
                         "charge_used_max": max((charge[a] for a in score), default=0.0),
                         "delta": res["delta"], "seconds": time.perf_counter() - started})

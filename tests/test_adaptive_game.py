@@ -16,7 +16,9 @@ import pytest
 from scipy import integrate
 
 from numerics import adaptive_game as ag
+from numerics import grid_dominance as gd
 from numerics.errors import InvalidParameter
+from numerics.pld import GridPLD
 
 from . import adaptive_oracle as oracle
 
@@ -617,3 +619,137 @@ def test_sharp_slack_lemma_holds_on_sampled_members(g, sigma, n_cells, full):
                 slack = float(ag.cell_slack_profile(g, sigma, cu, cv, np.array([beta, beta]))[0])
                 assert ag.cell_slack_profile(g, sigma, cu, cv, np.array([beta, beta]), sharp=False)[0] >= slack
                 assert _profile(g, sigma, tu, tv, alpha) <= mix + min(alpha, 1.0) * slack + 1e-10
+
+# menu pruning by profile dominance (docs section 7m, numerics.grid_dominance)
+# --------------------------------------------------------------------------------------------------
+
+def _random_grid(rng, n_max=30):
+    """A random lattice grid pair: first-law masses on up to n_max lattice points (total < 1) and +inf mass."""
+    n = int(rng.integers(1, n_max))
+    pmf = rng.random(n) * (rng.random(n) < 0.7)
+    pmf = pmf / (pmf.sum() + 1e-300) * rng.uniform(0.5, 1.0)
+    return GridPLD(int(rng.integers(-15, 15)), pmf, float(rng.uniform(0.0, 1.0 - pmf.sum())))
+
+
+def _brute_profile(pair, h, alphas):
+    """f(alpha) = sum_j p_j (1 - alpha e^{-jh})_+ + p_inf, term by term (math.fsum of each alpha's terms)."""
+    k = pair.k0 + np.arange(len(pair.pmf))
+    terms = pair.pmf[None, :] * np.clip(1.0 - np.outer(alphas, np.exp(-k * h)), 0.0, None)
+    return np.array([math.fsum(row) for row in terms]) + pair.inf_mass
+
+
+def test_profile_table_matches_brute_force_and_the_finite_check_is_the_sup():
+    """On random small grid pairs: every entry of profile_table is within its stated error (plus 1e-13 for the
+    oracle's own rounding) of the term-by-term sum (the entry for alpha -> 0 is the total mass); and the excess bounds f_A - f_B on a dense
+    alpha grid (between the kinks, far below and far above them), and is attained at a lattice point up to the
+    error bounds."""
+    rng = np.random.default_rng(7)
+    h = 0.05
+    dense = np.exp(np.linspace(-3.0, 3.0, 1501))
+    dense = np.concatenate(([1e-12], dense, [1e12]))
+    for _ in range(30):
+        a, b = _random_grid(rng), _random_grid(rng)
+        lo, hi = gd._span((a, b))
+        fa, ea = gd.profile_table(a, h, lo, hi)
+        lattice = np.exp(np.arange(lo, hi + 1) * h)
+        exact = _brute_profile(a, h, lattice)
+        assert abs(fa[0] - (a.pmf.sum() + a.inf_mass)) <= ea
+        assert np.max(np.abs(fa[1:] - exact)) <= ea + 1e-13
+        ex = gd.excess(a, b, h)
+        diff = _brute_profile(a, h, dense) - _brute_profile(b, h, dense)
+        assert diff.max() <= ex + 1e-13
+        at_points = np.concatenate(([a.pmf.sum() + a.inf_mass - b.pmf.sum() - b.inf_mass],
+                                    exact - _brute_profile(b, h, lattice)))
+        assert ex - at_points.max() <= 2 * ea + 1e-9
+
+
+def _spread(pair, j, x, h):
+    """``pair`` with mass x moved from lattice point j to j - 1 and j + 1, keeping the P-mass and the Q-mass:
+    the profile rises only strictly between e^{(j-1)h} and e^{(j+1)h}, by b (1 - e^{-h}) at alpha = e^{jh}, b the
+    mass sent up."""
+    b = x * (1.0 - math.exp(-h)) / (math.exp(h) - math.exp(-h)) * math.exp(h)
+    a = x - b
+    pmf = np.concatenate(([0.0], pair.pmf, [0.0]))
+    i = j - pair.k0 + 1
+    pmf[i] -= x
+    pmf[i - 1] += a
+    pmf[i + 1] += b
+    return GridPLD(pair.k0 - 1, pmf, pair.inf_mass), b * (1.0 - math.exp(-h))
+
+
+def test_a_pair_violating_dominance_at_one_lattice_alpha_is_kept():
+    """A mean-preserving spread of one atom exceeds the original profile only at one lattice alpha (by v,
+    computed from the spread): the excess is v up to the error bounds; pruning with eps v/2 keeps it, with eps 2v
+    the original (dominated with excess ~0) or the spread is dropped; the original is dropped at eps 1e-9."""
+    rng = np.random.default_rng(3)
+    h = 0.1
+    base = GridPLD(-4, 0.05 + rng.random(9) / 20.0, 0.05)
+    spread, v = _spread(base, -1, 0.02, h)
+    assert abs(gd.excess(spread, base, h) - v) < 1e-12
+    assert gd.excess(base, spread, h) < 1e-12
+    kept, dropped = gd.prune_menu({"base": base, "spread": spread}, h, 0.5 * v)
+    assert "spread" in kept and "base" in dropped and dropped["base"][0] == "spread"
+    kept, _ = gd.prune_menu({"base": base, "spread": spread}, h, 1e-9)
+    assert list(kept) == ["spread"]
+    # the spread is not dominated by the base at eps v / 2 even when listed first and the base is large elsewhere
+    other, _ = _spread(base, 1, 0.03, h)
+    kept, dropped = gd.prune_menu({"spread": spread, "other": other}, h, 0.5 * v)
+    assert set(kept) == {"spread", "other"} and not dropped
+
+
+def test_pruned_game_is_above_the_full_game():
+    """Upper mode on a small menu (the two orders' upper grids, S, G, two charge mixtures and three triangle
+    corner grids, g 0.2, sigma 1.5, T 4): the game over the pruned menu with the step slack is >= the full
+    menu's game, and <= it plus T times the slack (the kept pairs are a sub-menu), for eps 0, 1e-4, 1e-3, both
+    passes (one dominating pair, a mixture of two)."""
+    g, sigma, steps, h = 0.2, 1.5, 4, 1e-2
+    grids = ag.order_grids(g, sigma, h, 1e-14)
+    full = ag.full_batch_grid(sigma, h, 1e-14)
+    menu = dict(grids["upper"], S=grids["S"], G=full)
+    for k, (tu, tv) in enumerate([(math.pi, 0.0), (math.pi / 2, 3 * math.pi / 2), (2.0, 4.0)]):
+        tri = ag.triangle_upper_grid(g, sigma, tu, tv, h, (120, 120))
+        menu[f"tri{k}"] = tri
+        menu[f"mix{k}"] = ag.mix_grids([(0.9, tri), (0.1, grids["S"])])
+    eps = np.array([0.25, 0.5, 1.0])
+    ref = ag.game_delta(menu, steps, h, eps, mode="upper")["delta"]
+    for e in (0.0, 1e-4, 1e-3):
+        kept, dropped = gd.prune_by_mixtures(menu, *gd.prune_menu(menu, h, e), h, e)
+        slack = gd.step_slack(dropped)
+        assert slack <= e + 1e-12
+        got = ag.game_delta(kept, steps, h, eps, mode="upper", slack=slack)["delta"]
+        assert (got >= ref - 1e-13).all()
+        assert (got <= ref + steps * slack + 1e-9).all()
+
+
+def test_a_pair_below_a_mixture_of_two_is_dropped_and_one_above_it_is_kept():
+    """A = the public-coin mixture 0.3 B + 0.7 C (profile exactly the mixture's) is dropped by the mixture pass with
+    B, C kept and a certified excess <= eps; the spread of A at one lattice point (above the mixture by v there) is
+    kept at eps v / 2. B and C are two different spreads of one base, so neither dominates A alone."""
+    h = 0.1
+    base = GridPLD(-4, 0.05 + np.random.default_rng(5).random(9) / 20.0, 0.05)
+    b, _ = _spread(base, -2, 0.02, h)
+    c, _ = _spread(base, 2, 0.02, h)
+    b, c = GridPLD(c.k0, np.concatenate((b.pmf, [0.0])), b.inf_mass), c  # same support, same k0
+    a = ag.mix_grids([(0.3, b), (0.7, c)])
+    menu = {"A": a, "B": b, "C": c}
+    kept, dropped = gd.prune_menu(menu, h, 1e-10)
+    assert set(kept) == {"A", "B", "C"}
+    kept, dropped = gd.prune_by_mixtures(menu, kept, dropped, h, 1e-10)
+    assert set(kept) == {"B", "C"} and dropped["A"][1] <= 1e-10
+    spread, v = _spread(a, 0, 0.02, h)
+    menu = {"A": spread, "B": b, "C": c}
+    kept, dropped = gd.prune_by_mixtures(menu, *gd.prune_menu(menu, h, 0.5 * v), h, 0.5 * v)
+    assert "A" in kept
+
+
+def test_pruning_bad_input_is_refused():
+    h = 0.1
+    a = GridPLD(0, np.array([0.5, 0.5]), 0.0)
+    with pytest.raises(InvalidParameter):
+        gd.prune_menu({"a": a}, h, -1.0)
+    with pytest.raises(InvalidParameter):
+        gd.prune_menu({}, h, 0.0)
+    with pytest.raises(InvalidParameter):
+        gd.profile_table(a, h, 1, 1)
+    with pytest.raises(InvalidParameter):
+        ag.game_delta({"a": a}, 2, h, [0.5], mode="lower", slack=1e-3)
