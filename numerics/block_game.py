@@ -37,12 +37,14 @@ _DPS = 40
 _MASS_MARGIN = 1e-30
 
 
-def block_profile(menu: dict, block: int, h: float, span: float, pad: float | None = None) -> tuple:
+def block_profile(menu: dict, block: int, h: float, span: float, pad: float | None = None,
+                  slack: float = 0.0) -> tuple:
     r"""Upper bound on :math:`\sup_\pi H_{e^{kh}}` over every ``block``-step adaptive policy of the game over
     ``menu`` (Theorem G, upper mode), at every lattice point kh of [-span, span]. Returns (k, u).
 
     ``pad``: the lattice window is [-span - pad, span + pad] (outside it the upper mode puts the value 1,
-    which only loosens the reads near ±span); default 12 standard deviations of ``block`` steps' losses."""
+    which only loosens the reads near ±span); default 12 standard deviations of ``block`` steps' losses.
+    ``slack``: the per-step price of a pruned menu (numerics.grid_dominance, docs §7m), passed to the game."""
     if block < 1:
         raise InvalidParameter(f"block must be a positive number of steps, got {block}")
     if not span > 0.0:
@@ -50,7 +52,7 @@ def block_profile(menu: dict, block: int, h: float, span: float, pad: float | No
     k = np.arange(-math.ceil(span / h), math.ceil(span / h) + 1)
     if pad is None:
         pad = _spread(menu, block, h)
-    res = game_delta(menu, block, h, k * h, mode="upper", window=(-span - pad - h, span + pad + h))
+    res = game_delta(menu, block, h, k * h, mode="upper", window=(-span - pad - h, span + pad + h), slack=slack)
     return k, np.asarray(res["delta"], dtype=float)
 
 
@@ -142,7 +144,8 @@ def _up(x) -> float:
 
 
 def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *, span: float | None = None,
-                            pad: float | None = None, tail_share: float = 1e-2, widen: int = 3) -> dict:
+                            pad: float | None = None, tail_share: float = 1e-2, widen: int = 3,
+                            slack: float = 0.0) -> dict:
     r"""Upper bound on :math:`\delta^*(\varepsilon)` of the ``steps``-step adaptive game over ``menu`` (a proven
     bound when the menu dominates every step, §7b): the block pair B of :func:`profile_pair` from the
     ``block``-step game's profile, composed :math:`\lceil steps/block \rceil` times (docs §7n, Lemma B).
@@ -152,7 +155,7 @@ def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *
     While that exceeds ``tail_share`` times the smallest δ returned, the span is doubled (at most ``widen``
     times, and only while each doubling halves the tail; every attempt is a proven bound, the one with the smallest
     tail is returned). Returns {"eps", "delta", "blocks", "tail",
-    "span", "pair", "seconds"}."""
+    "span", "pair", "seconds"}. ``slack``: as in :func:`block_profile` (a pruned menu's per-step price)."""
     if not 1 <= block <= steps:
         raise InvalidParameter(f"block must lie in [1, steps] = [1, {steps}], got {block}")
     started = time.perf_counter()
@@ -160,7 +163,7 @@ def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *
     blocks = math.ceil(steps / block)
     best = None
     for attempt in range(widen + 1):
-        k, u = block_profile(menu, block, h, span, pad)
+        k, u = block_profile(menu, block, h, span, pad, slack)
         pair = profile_pair(k, u, h)
         res = game_delta({"B": pair}, blocks, h, eps, mode="upper")
         tail = blocks * pair.inf_mass
