@@ -39,8 +39,12 @@ BLOCK = {
     "G3": (None, (5.9, 6.5, 4), (111,), 32, (3.0, 600), (1.25, 1.5, 2, 4)),
     "G1": (1e-4, (3.6, 4.2, 50), (100,), None, (12.0, 240), ()),
 }
-#: dominance tolerance of the pruning (its certified excess is added to every step)
-PRUNE = 1e-12
+#: dominance tolerance of the pruning (its certified excess, at most this, is added to every step: T x PRUNE in
+#: delta; the float bound of an exactly dominated pair's excess is ~1e-12 at G6's lattice, ~2e-11 at G3's)
+PRUNE = 3e-11
+#: cases left out of the default run: G3's cover (N 32, 514 corner grids at h 2.5e-4, 111-step block game) takes
+#: about 15 CPU min
+HEAVY = {"G3"}
 
 
 def _read(res, delta: float) -> float:
@@ -105,7 +109,7 @@ def _table(rows) -> str:
 
 
 def run(cases=None) -> str:
-    rows = [r for c in (cases or list(BLOCK)) for r in run_case(c)]
+    rows = [r for c in (cases or [c for c in BLOCK if c not in HEAVY]) for r in run_case(c)]
     return ("## Block composition of the adaptive game (bench_block, issue 35, docs/replace_one.md section 7n)\n\n"
             "Fixed-size batches under replace-one against an adaptive adversary. Lemma B: the game over a menu "
             "played for m steps and read at every epsilon is one grid pair B_m; its ceil(T/m)-fold composition "
