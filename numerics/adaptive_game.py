@@ -235,6 +235,18 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
     return out + inf_part + err if mode == "upper" else out + inf_part - err
 
 
+def loss_spread(menu: dict, steps: int, h: float) -> float:
+    """12 standard deviations of ``steps`` steps' losses plus their drift, for the widest menu pair (the default
+    padding of the lattice window; outside it the bounds of :func:`_expect` apply, so this is a tightness choice)."""
+    sd = mean = 0.0
+    for s in menu.values():
+        x = (s.k0 + np.arange(len(s.pmf))) * h
+        mu = float(np.dot(s.pmf, x) / max(s.pmf.sum(), 1e-300))
+        sd = max(sd, math.sqrt(float(np.dot(s.pmf, (x - mu) ** 2) / max(s.pmf.sum(), 1e-300))))
+        mean = max(mean, abs(mu))
+    return 12.0 * sd * math.sqrt(steps) + steps * mean + 10 * h
+
+
 def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
                record_choices: bool = False, record_policy: bool = False, slack: float = 0.0) -> dict:
     r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
@@ -261,13 +273,7 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     names = list(menu)
     if window is None:
-        sd, mean = 0.0, 0.0
-        for s in menu.values():
-            x = (s.k0 + np.arange(len(s.pmf))) * h
-            mu = float(np.dot(s.pmf, x) / max(s.pmf.sum(), 1e-300))
-            sd = max(sd, math.sqrt(float(np.dot(s.pmf, (x - mu) ** 2) / max(s.pmf.sum(), 1e-300))))
-            mean = max(mean, abs(mu))
-        spread = 12.0 * sd * math.sqrt(steps) + steps * mean + 10 * h
+        spread = loss_spread(menu, steps, h)
         window = (-float(eps.max()) - spread, spread)
     kmin, kmax = math.floor(window[0] / h), math.ceil(window[1] / h)
     k = np.arange(kmin, kmax + 1)
@@ -972,6 +978,36 @@ def charge_costs(g: float, sigma: float, steps: int, eps: float, h: float, charg
                                        mode="upper")["delta"][0]) - base) / t for c in charges])
 
 
+def fill_cell_weights(weights: dict, partition, m: int, g: float, sigma: float, *, rates, costs,
+                      log_beta_max: float, n_beta: int) -> None:
+    """Add to ``weights`` the charge weights (:func:`cell_weights`) of every cell (i, j, side) of ``partition``
+    (units 2π/m) it lacks; a cell's mirror image has the same pairs, so its weights are reused."""
+    unit = 2.0 * math.pi / m
+    for cell in partition:
+        if cell not in weights:
+            i, j, s = cell
+            mirror = weights.get(_mirror_cell(cell, m))
+            weights[cell] = mirror if mirror is not None else cell_weights(
+                g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit), rates=rates, cost=costs,
+                log_beta_max=log_beta_max, n_beta=n_beta)
+
+
+def corner_menu(corner_w: dict, m: int, g: float, sigma: float, h: float, cells, charges, eta: float,
+                full: GridPLD, grids: dict | None = None) -> dict:
+    """The menu of Theorem C″: one :func:`corner_pair` per corner key (units 2π/m) with its weights; corner members'
+    upper grids are built once, only for corners whose pair uses them, and kept in ``grids``."""
+    unit = 2.0 * math.pi / m
+    grids = {} if grids is None else grids
+    menu = {}
+    for key, w in corner_w.items():
+        def member(key=key):
+            if key not in grids:
+                grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
+            return grids[key]
+        menu[key] = corner_pair(member, np.atleast_1d(w), charges, eta, full)
+    return menu
+
+
 def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, base: int = 16, levels: int = 4,
                         rounds: int = 4, cells: tuple[int, int] = (600, 600), log_beta_max: float = 12.0,
                         n_beta: int = 240, focus: int = 0, share: float = 0.9, tau_target: float | None = None,
@@ -1015,21 +1051,10 @@ def refined_cover_upper(*, g: float, sigma: float, steps: int, eps, h: float, ba
     weights, grids, history, best = {}, {}, [], None
     for r in range(rounds + 1):
         started = time.perf_counter()
-        for cell in partition:
-            if cell not in weights:
-                i, j, s = cell
-                mirror = weights.get(_mirror_cell(cell, m))
-                weights[cell] = mirror if mirror is not None else cell_weights(
-                    g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit), rates=rates, cost=costs,
-                    log_beta_max=log_beta_max, n_beta=n_beta)
+        fill_cell_weights(weights, partition, m, g, sigma, rates=rates, costs=costs, log_beta_max=log_beta_max,
+                          n_beta=n_beta)
         corner_w = partition_corner_weights(partition, m, weights)
-        menu = {}
-        for key, w in corner_w.items():
-            def member(key=key):  # built once, only for corners whose pair uses it
-                if key not in grids:
-                    grids[key] = triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells)
-                return grids[key]
-            menu[key] = corner_pair(member, np.atleast_1d(w), charges, eta, full)
+        menu = corner_menu(corner_w, m, g, sigma, h, cells, charges, eta, full, grids)
         full_size, slack, prune_cpu = len(menu), 0.0, time.process_time()
         if prune is not None:
             pruned, dropped = prune_by_mixtures(menu, *prune_menu(menu, h, prune), h, prune)

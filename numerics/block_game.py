@@ -26,7 +26,7 @@ import time
 import mpmath
 import numpy as np
 
-from .adaptive_game import game_delta
+from .adaptive_game import game_delta, loss_spread
 from .errors import InvalidParameter
 from .pld import GridPLD
 
@@ -51,21 +51,9 @@ def block_profile(menu: dict, block: int, h: float, span: float, pad: float | No
         raise InvalidParameter(f"span must be positive, got {span}")
     k = np.arange(-math.ceil(span / h), math.ceil(span / h) + 1)
     if pad is None:
-        pad = _spread(menu, block, h)
+        pad = loss_spread(menu, block, h)
     res = game_delta(menu, block, h, k * h, mode="upper", window=(-span - pad - h, span + pad + h), slack=slack)
     return k, np.asarray(res["delta"], dtype=float)
-
-
-def _spread(menu: dict, steps: int, h: float) -> float:
-    """12 standard deviations plus the drift of ``steps`` steps of the widest menu pair (window padding)."""
-    sd = mean = 0.0
-    for s in menu.values():
-        x = (s.k0 + np.arange(len(s.pmf))) * h
-        w = max(float(s.pmf.sum()), 1e-300)
-        mu = float(np.dot(s.pmf, x) / w)
-        sd = max(sd, math.sqrt(float(np.dot(s.pmf, (x - mu) ** 2) / w)))
-        mean = max(mean, abs(mu))
-    return 12.0 * sd * math.sqrt(steps) + steps * mean + 10 * h
 
 
 def _lower_hull(alpha: np.ndarray, val: np.ndarray) -> list[int]:
@@ -159,7 +147,7 @@ def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *
     if not 1 <= block <= steps:
         raise InvalidParameter(f"block must lie in [1, steps] = [1, {steps}], got {block}")
     started = time.perf_counter()
-    span = _spread(menu, block, h) if span is None else span
+    span = loss_spread(menu, block, h) if span is None else span
     blocks = math.ceil(steps / block)
     best = None
     for attempt in range(widen + 1):
@@ -186,20 +174,9 @@ def charged_cover_menu(g: float, sigma: float, h: float, n_cells: int, *, rates,
     C″), so Theorem G applies to it; ``costs`` only steer the LP (numerics.adaptive_game.charge_costs)."""
     from . import adaptive_game as ag  # the cover's pieces; imported here to keep this module's surface small
     rates = tuple(float(r) for r in rates)
-    charges = ag.charge_grids(g, sigma, rates, h)
-    unit = 2.0 * math.pi / n_cells
-    weights = {}
-    for i in range(n_cells):
-        for j in range(n_cells):
-            cell = (i, j, 1)
-            mirror = weights.get(ag._mirror_cell(cell, n_cells))
-            weights[cell] = mirror if mirror is not None else ag.cell_weights(
-                g, sigma, (i * unit, (i + 1) * unit), (j * unit, (j + 1) * unit), rates=rates,
-                cost=np.asarray(costs, float), log_beta_max=log_beta_max, n_beta=n_beta)
-    eta = ag._eta(g, sigma, log_beta_max)
-    full = ag.full_batch_grid(sigma, h, 1e-14)
-    menu = {}
-    for key, w in ag.partition_corner_weights(set(weights), n_cells, weights).items():
-        member = (lambda key=key: ag.triangle_upper_grid(g, sigma, key[0] * unit, key[1] * unit, h, cells))
-        menu[key] = ag.corner_pair(member, np.atleast_1d(w), charges, eta, full)
-    return menu
+    weights: dict = {}
+    ag.fill_cell_weights(weights, {(i, j, 1) for i in range(n_cells) for j in range(n_cells)}, n_cells, g, sigma,
+                         rates=rates, costs=np.asarray(costs, float), log_beta_max=log_beta_max, n_beta=n_beta)
+    return ag.corner_menu(ag.partition_corner_weights(set(weights), n_cells, weights), n_cells, g, sigma, h, cells,
+                          ag.charge_grids(g, sigma, rates, h), ag._eta(g, sigma, log_beta_max),
+                          ag.full_batch_grid(sigma, h, 1e-14))
