@@ -218,3 +218,88 @@ def run(cases=None) -> str:
             "to every step). "
             "A cover below {S} is a proven upper bound below the symmetrised one.\n\n"
             + _charged_table(rows) + "\n")
+
+
+#: §7p (issue 35): the seeds' G4 (004 SVHN) and G5 (004 Shakespeare) at larger N, with §7l's slack (the default of
+#: cell_slack_profile), the finer beta grid (log_beta_max 16: eta g H_{beta_max}(G)/(1 - g) <= 7e-14 at sigma 1),
+#: the menu pruned by PRUNE_FINE-dominance (numerics.grid_dominance) and the game paying the step slack.
+#: case: (seed case of CHARGED, cells per angle N, rectangles per axis, (log_beta_max, n_beta), block (0: the
+#: per-step game; m: Lemma B through blocks of m steps, numerics.block_game))
+FINE = {"G4-48": ("G4", 48, 400, (16.0, 480), 0), "G4-64": ("G4", 64, 400, (16.0, 480), 0),
+        "G5-48": ("G5", 48, 400, (16.0, 480), 0), "G5-64": ("G5", 64, 400, (16.0, 480), 0),
+        "G5-96": ("G5", 96, 400, (16.0, 480), 0), "G5-128": ("G5", 128, 400, (16.0, 480), 0)}
+#: tolerance of the pruning for FINE (its certified excess, at most this, is added to every step)
+PRUNE_FINE = 3e-11
+
+
+def _seed_window(g: float, sigma: float, steps: int, value: float, h: float, name: str):
+    """The lattice epsilons read around {S}'s end (WINDOW: coarse search reach, nats below and above)."""
+    reach, below, above = WINDOW[name]
+    coarse = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=np.arange(1, 10 * reach + 1) * 0.1, h=h)
+    top = float(coarse["eps"][np.argmax(coarse["delta"] <= value)])
+    return np.arange(math.floor((top - below) / h), math.ceil((top + above) / h) + 1) * h
+
+
+def pq_weight_sum(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float, n_beta: int) -> float:
+    """Σ w of the cell whose corner is PQ (u at π, v at w: cells [π, π + 2π/N] x [0, 2π/N]), the charge the policy's
+    favourite corner carries (a diagnostic, docs §7m step 7)."""
+    step = 2.0 * math.pi / n_cells
+    i = n_cells // 2
+    return float(np.sum(ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
+                                        log_beta_max=log_beta_max, n_beta=n_beta)))
+
+
+def run_fine_case(name: str, log=print) -> dict:
+    """The cover of Theorem C'' at a seed's setting with the §7p choices (FINE): {S}, the two orders' certified lower
+    end and the cover's proven upper end on one lattice; menu size before and after pruning, the PQ cell's weight sum,
+    CPU s of the menu's construction (weights, corner grids), the pruning and the game."""
+    from numerics import block_game as bg
+    from numerics.grid_dominance import prune_by_mixtures, prune_menu, step_slack
+    seed, n_cells, rect, (log_beta_max, n_beta), block = FINE[name]
+    g, sigma, steps, kind, value, _, _, mults, source = CHARGED[seed]
+    rates = tuple(x * g for x in mults if x * g < 1.0) + (1.0,)
+    h, _ = choose_grid(g, sigma, steps, value, 1e-3)
+    c0 = time.process_time()
+    eps = _seed_window(g, sigma, steps, value, h, seed)
+    low = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=eps, h=h)
+    sym = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=eps, h=h)
+    focus = int(np.argmin(np.abs(eps - _eps_read(low, sym, value)[1])))
+    out = {"case": name, "source": source, "g": g, "sigma": sigma, "steps": steps, "kind": kind, "value": value,
+           "h": h, "n_cells": n_cells, "rates": rates, "block": block, "beta": (log_beta_max, n_beta),
+           "base_cpu": time.process_time() - c0}
+    c0 = time.process_time()
+    costs = ag.charge_costs(g, sigma, steps, float(eps[focus]), 8 * h, ag.charge_grids(g, sigma, rates, 8 * h))
+    out["pq_sum_w"] = pq_weight_sum(g, sigma, n_cells, rates, costs, log_beta_max, n_beta)
+    menu = bg.charged_cover_menu(g, sigma, h, n_cells, rates=rates, costs=costs, cells=(rect, rect),
+                                 log_beta_max=log_beta_max, n_beta=n_beta)
+    out["build_cpu"] = time.process_time() - c0
+    log(f"{name}: menu {len(menu)} built in {out['build_cpu']:.0f} CPU s, PQ sum w {out['pq_sum_w']:.3g}")
+    c0 = time.process_time()
+    kept, dropped = prune_by_mixtures(menu, *prune_menu(menu, h, PRUNE_FINE), h, PRUNE_FINE)
+    out.update(menu=len(menu), kept=len(kept), slack=step_slack(dropped), prune_cpu=time.process_time() - c0)
+    log(f"{name}: kept {len(kept)}, step slack {out['slack']:.2g}")
+    c0 = time.process_time()
+    if block:
+        cov = bg.block_composition_upper(kept, steps, block, h, eps, slack=out["slack"])
+    else:
+        cov = ag.game_delta(kept, steps, h, eps, mode="upper", slack=out["slack"])
+    out["game_cpu"] = time.process_time() - c0
+    out["at"] = (float(eps[focus]), float(sym["delta"][focus]), float(cov["delta"][focus]))
+    return _with_ends(out, kind, value, low, sym, cov)
+
+
+def fine_table(cases=None) -> str:
+    """Markdown rows of the §7p runs (not in :func:`run`: each takes 10-60 CPU min; run them one at a time:
+    ``python -c "from bench import bench_cover as b; print(b.fine_table(['G5-64']))"``)."""
+    lines = ["| case | setting | T | eps at delta | h | game lower | {S} upper | cover upper | cover vs {S} | delta at "
+             "{S}'s eps: {S} / cover | N, menu -> kept (step slack), block | PQ cell sum w | CPU s lower+{S} / "
+             "build / prune / game |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c in cases or list(FINE):
+        r = run_fine_case(c)
+        rel = (r["cover"] - r["sym"]) / r["sym"] if math.isfinite(r["cover"]) else math.inf
+        lines.append(f"| {r['case']} | {r['source']} | {r['steps']} | {r['value']:.4g} | {r['h']:.4g} | {r['low']:.6g} | "
+                     f"{r['sym']:.6g} | {r['cover']:.6g} | {rel:+.2%} | {r['at'][1]:.4g} / {r['at'][2]:.4g} | "
+                     f"{r['n_cells']}, {r['menu']} -> {r['kept']} ({r['slack']:.2g}), {r['block'] or 'per step'} | "
+                     f"{r['pq_sum_w']:.3g} | {r['base_cpu']:.0f} / {r['build_cpu']:.0f} / {r['prune_cpu']:.0f} / "
+                     f"{r['game_cpu']:.0f} |")
+    return "\n".join(lines) + "\n"

@@ -979,17 +979,25 @@ def charge_costs(g: float, sigma: float, steps: int, eps: float, h: float, charg
 
 
 def fill_cell_weights(weights: dict, partition, m: int, g: float, sigma: float, *, rates, costs,
-                      log_beta_max: float, n_beta: int) -> None:
+                      log_beta_max: float, n_beta: int, slacks: dict | None = None) -> None:
     """Add to ``weights`` the charge weights (:func:`cell_weights`) of every cell (i, j, side) of ``partition``
-    (units 2π/m) it lacks; a cell's mirror image has the same pairs, so its weights are reused."""
+    (units 2π/m) it lacks; a cell's mirror image has the same pairs, so its weights are reused. ``slacks``: a cache
+    {cell: slack profile} read and filled here, so that new ``costs`` re-solve only the LPs (the slack, most of the
+    cost, does not depend on them)."""
     unit = 2.0 * math.pi / m
+    betas, floors = charge_floors(g, sigma, rates, log_beta_max, n_beta)
+    slacks = {} if slacks is None else slacks
     for cell in partition:
         if cell not in weights:
             i, j, s = cell
             mirror = weights.get(_mirror_cell(cell, m))
-            weights[cell] = mirror if mirror is not None else cell_weights(
-                g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit), rates=rates, cost=costs,
-                log_beta_max=log_beta_max, n_beta=n_beta)
+            if mirror is not None:
+                weights[cell] = mirror
+                continue
+            if cell not in slacks:
+                slacks[cell] = cell_slack_profile(g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit),
+                                                  betas)
+            weights[cell] = charge_weights(slacks[cell], floors, np.asarray(costs, float))
 
 
 def corner_menu(corner_w: dict, m: int, g: float, sigma: float, h: float, cells, charges, eta: float,

@@ -468,9 +468,19 @@ def test_charged_cover_inequality_holds_on_sampled_members():
     weights = {c: ag.cell_weights(g, sigma, (c[0] * unit, (c[0] + c[2]) * unit), (c[1] * unit, (c[1] + c[2]) * unit),
                                   rates=rates, cost=cost, n_beta=60) for c in part}
     corner = ag.partition_corner_weights(part, m, weights)
-    eta = ag._eta(g, sigma, 12.0)
     members = [((6, 0, 1), 0.3, 0.8), ((7, 1, 1), 0.6, 0.5), ((4, 0, 2), 0.45, 0.2), ((16, 0, 2), 0.5, 0.5),
                ((8, 24, 2), 0.7, 0.35)]
+    used = _assert_charged_cover_dominates(g, sigma, m, part, corner, rates, members)
+    assert used > 0.0  # the S_r charges carry weight at these corners
+
+
+def _assert_charged_cover_dominates(g, sigma, m, part, corner, rates, members, log_beta_max=12.0):
+    """Theorem C'' checked at sampled members: for each (cell, a, b) the member at the cell's relative position
+    (a, b) has, at five alpha on both sides of 1 and beyond the beta range, an exact profile at most the bilinear
+    mixture of its cell's corner pairs (1 - sum w - eta) K_c + sum_i w_i S_{r_i} + eta B_inf (exact profiles of
+    members, corners and S_r). Returns the largest weight of the S_r charges (G excluded) met at a corner."""
+    unit = 2 * math.pi / m
+    eta = ag._eta(g, sigma, log_beta_max)
     used = 0.0
     for cell, a, b in members:
         assert cell in part
@@ -487,7 +497,7 @@ def test_charged_cover_inequality_holds_on_sampled_members():
                 k = _profile(g, sigma, (i + x) * unit, (j + y) * unit, alpha)
                 bound += lam * ((1.0 - w.sum() - eta) * k + float(np.dot(w, charge)) + eta)
             assert _profile(g, sigma, tu, tv, alpha) <= bound + 1e-9
-    assert used > 0.0  # the S_r charges carry weight at these corners
+    return used
 
 
 def test_charge_rates_are_checked():
