@@ -303,3 +303,51 @@ def fine_table(cases=None) -> str:
                      f"{r['pq_sum_w']:.3g} | {r['base_cpu']:.0f} / {r['build_cpu']:.0f} / {r['prune_cpu']:.0f} / "
                      f"{r['game_cpu']:.0f} |")
     return "\n".join(lines) + "\n"
+
+
+#: §7p: the LP's prices steered by the game (numerics.cover_prices.price_search): case -> (seed case of CHARGED, cells
+#: per angle N, (log_beta_max, n_beta), secant rounds, pattern rounds)
+PRICED = {"G6-16": ("G6", 16, (12.0, 240), 2, 2), "G6-32": ("G6", 32, (12.0, 240), 2, 1)}
+
+
+def run_price_case(name: str, log=None) -> dict:
+    """The price search of docs §7p at a CHARGED setting: δ at {S}'s ε per iterate (every one a proven bound), the
+    best prices, and the proven ε of the best iterate; beside {S} and the two orders' certified lower end."""
+    from numerics import cover_prices as cp
+    seed, n_cells, (log_beta_max, n_beta), secant, pattern = PRICED[name]
+    g, sigma, steps, kind, value, _, rect, mults, source = CHARGED[seed]
+    rates = tuple(x * g for x in mults if x * g < 1.0) + (1.0,)
+    h, _ = choose_grid(g, sigma, steps, value, 1e-3)
+    eps = (_seed_window(g, sigma, steps, value, h, seed) if seed in WINDOW
+           else np.arange(math.floor(1.5 / h), math.ceil(2.5 / h) + 1) * h)
+    low = ag.orders_lower(g=g, sigma=sigma, steps=steps, eps=eps, h=h)
+    sym = ag.symmetrised_upper(g=g, sigma=sigma, steps=steps, eps=eps, h=h)
+    focus = int(np.argmin(np.abs(eps - _eps_read(low, sym, value)[1])))
+    price_h = h if steps <= 30 else 8 * h  # the prices only steer: a coarser lattice for the long runs
+    c0 = time.process_time()
+    costs = ag.charge_costs(g, sigma, steps, float(eps[focus]), price_h, ag.charge_grids(g, sigma, rates, price_h))
+    ctx = cp.cover_context(g=g, sigma=sigma, steps=steps, eps=eps, h=h, n_cells=n_cells, rates=rates,
+                           cells=(rect, rect), log_beta_max=log_beta_max, n_beta=n_beta)
+    out = cp.price_search(ctx, costs, focus=focus, secant_rounds=secant, pattern_rounds=pattern, price_h=price_h,
+                          log=log)
+    first = {"eps": eps, "delta": out["first"]["delta"]}
+    return {"case": name, "source": source, "steps": steps, "value": value, "n_cells": n_cells,
+            "low": _eps_read(low, sym, value)[0], "sym": _eps_read(low, sym, value)[1],
+            "sym_delta": float(sym["delta"][focus]), "history": out["history"], "best_costs": out["best"]["costs"],
+            "start_eps": _eps_read(low, first, value)[1],
+            "best_eps": _eps_read(low, {"eps": eps, "delta": out["delta"]}, value)[1],
+            "cpu": time.process_time() - c0}
+
+
+def price_table(cases=None) -> str:
+    """Markdown rows of the price search (docs §7p; not in :func:`run`):
+    ``python -c "from bench import bench_cover as b; print(b.price_table(['G6-16']))"``."""
+    lines = ["| case | N | {S}: eps, delta at it | game lower eps | cover eps: LP prices -> best iterate | delta at {S}'s "
+             "eps per iterate (move: delta) | best prices / first-order prices | CPU s |", "|---|---|---|---|---|---|---|---|"]
+    for c in cases or list(PRICED):
+        r = run_price_case(c)
+        per = "; ".join(f"{k}: {d:.4g}" for k, _, d, _, _ in r["history"])
+        ratio = ", ".join(f"{x:.3g}" for x in r["best_costs"] / r["history"][0][1])
+        lines.append(f"| {r['case']} | {r['n_cells']} | {r['sym']:.6g}, {r['sym_delta']:.4g} | {r['low']:.6g} | "
+                     f"{r['start_eps']:.6g} -> {r['best_eps']:.6g} | {per} | x({ratio}) | {r['cpu']:.0f} |")
+    return "\n".join(lines) + "\n"

@@ -103,7 +103,7 @@ def price_search(ctx: dict, costs, *, focus: int = 0, secant_rounds: int = 2, pa
     re-pricing at the used weights (on the lattice ``price_h``, default 8 h); then ``pattern_rounds`` sweeps moving
     one charge's price by ``factor`` up or down, a move kept if δ at ``eps[focus]`` falls (the factor is square-rooted
     after a sweep without a gain). Returns {"delta" (elementwise minimum over every iterate: a proven bound),
-    "best" (the iterate with the least δ at the focus), "history": [(kind, costs, δ at focus, kept, cpu)]}."""
+    "best" (the iterate with the least δ at the focus), "first" (the LP prices' iterate), "history": [(kind, costs, δ at focus, kept, cpu)]}."""
     price_h = 8.0 * ctx["h"] if price_h is None else price_h
     eps_f = float(ctx["eps"][focus])
     history = []
@@ -115,7 +115,7 @@ def price_search(ctx: dict, costs, *, focus: int = 0, secant_rounds: int = 2, pa
             log(history[-1])
         return r
 
-    best = evaluate("start", np.asarray(costs, float))
+    best = first = evaluate("start", np.asarray(costs, float))
     delta = best["delta"].copy()
     current = best
     for _ in range(secant_rounds):
@@ -137,4 +137,4 @@ def price_search(ctx: dict, costs, *, focus: int = 0, secant_rounds: int = 2, pa
                     break
         if not gained:
             factor = math.sqrt(factor)
-    return {"delta": delta, "best": best, "history": history}
+    return {"delta": delta, "best": best, "first": first, "history": history}
