@@ -307,7 +307,7 @@ def fine_table(cases=None) -> str:
 
 #: §7p: the LP's prices steered by the game (numerics.cover_prices.price_search): case -> (seed case of CHARGED, cells
 #: per angle N, (log_beta_max, n_beta), secant rounds, pattern rounds)
-PRICED = {"G6-16": ("G6", 16, (12.0, 240), 2, 2), "G6-32": ("G6", 32, (12.0, 240), 2, 1)}
+PRICED = {"G6-16": ("G6", 16, (12.0, 240), 2, 2), "G6-32": ("G6", 32, (12.0, 240), 1, 1)}
 
 
 def run_price_case(name: str, log=None) -> dict:
