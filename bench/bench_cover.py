@@ -241,8 +241,8 @@ def _seed_window(g: float, sigma: float, steps: int, value: float, h: float, nam
 
 
 def pq_weight_sum(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float, n_beta: int) -> float:
-    """Σ w of the cell whose corner is PQ (u at π, v at w: cells [π, π + 2π/N] x [0, 2π/N]), the charge the policy's
-    favourite corner carries (a diagnostic, docs §7m step 7)."""
+    """Σ w of the cell whose corner is PQ (u at π, v at w: cells [π, π + 2π/N] x [0, 2π/N]), the charge the
+    policy's favourite corner carries (a diagnostic, docs §7m step 7)."""
     step = 2.0 * math.pi / n_cells
     i = n_cells // 2
     return float(np.sum(ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
@@ -294,15 +294,17 @@ def fine_table(cases=None) -> str:
     lines = ["| case | setting | T | eps at delta | h | game lower | {S} upper | cover upper | cover vs {S} | delta at "
              "{S}'s eps: {S} / cover | N, menu -> kept (step slack), block | PQ cell sum w | CPU s lower+{S} / "
              "build / prune / game |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for c in cases or list(FINE):
-        r = run_fine_case(c)
-        rel = (r["cover"] - r["sym"]) / r["sym"] if math.isfinite(r["cover"]) else math.inf
-        lines.append(f"| {r['case']} | {r['source']} | {r['steps']} | {r['value']:.4g} | {r['h']:.4g} | {r['low']:.6g} | "
-                     f"{r['sym']:.6g} | {r['cover']:.6g} | {rel:+.2%} | {r['at'][1]:.4g} / {r['at'][2]:.4g} | "
-                     f"{r['n_cells']}, {r['menu']} -> {r['kept']} ({r['slack']:.2g}), {r['block'] or 'per step'} | "
-                     f"{r['pq_sum_w']:.3g} | {r['base_cpu']:.0f} / {r['build_cpu']:.0f} / {r['prune_cpu']:.0f} / "
-                     f"{r['game_cpu']:.0f} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + [_fine_row(run_fine_case(c)) for c in cases or list(FINE)]) + "\n"
+
+
+def _fine_row(r: dict) -> str:
+    """One Markdown row of :func:`fine_table` from a :func:`run_fine_case` result."""
+    rel = (r["cover"] - r["sym"]) / r["sym"] if math.isfinite(r["cover"]) else math.inf
+    return (f"| {r['case']} | {r['source']} | {r['steps']} | {r['value']:.4g} | {r['h']:.4g} | {r['low']:.6g} | "
+            f"{r['sym']:.6g} | {r['cover']:.6g} | {rel:+.2%} | {r['at'][1]:.4g} / {r['at'][2]:.4g} | "
+            f"{r['n_cells']}, {r['menu']} -> {r['kept']} ({r['slack']:.2g}), {r['block'] or 'per step'} | "
+            f"{r['pq_sum_w']:.3g} | {r['base_cpu']:.0f} / {r['build_cpu']:.0f} / {r['prune_cpu']:.0f} / "
+            f"{r['game_cpu']:.0f} |")
 
 
 #: §7p: the LP's prices steered by the game (numerics.cover_prices.price_search): case -> (seed case of CHARGED, cells
@@ -342,8 +344,9 @@ def run_price_case(name: str, log=None) -> dict:
 def price_table(cases=None) -> str:
     """Markdown rows of the price search (docs §7p; not in :func:`run`):
     ``python -c "from bench import bench_cover as b; print(b.price_table(['G6-16']))"``."""
-    lines = ["| case | N | {S}: eps, delta at it | game lower eps | cover eps: LP prices -> best iterate | delta at {S}'s "
-             "eps per iterate (move: delta) | best prices / first-order prices | CPU s |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| case | N | {S}: eps, delta at it | game lower eps | cover eps: LP prices -> best iterate | delta at "
+             "{S}'s eps per iterate (move: delta) | best prices / first-order prices | CPU s |",
+             "|---|---|---|---|---|---|---|---|"]
     for c in cases or list(PRICED):
         r = run_price_case(c)
         per = "; ".join(f"{k}: {d:.4g}" for k, _, d, _, _ in r["history"])

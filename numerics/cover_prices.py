@@ -103,7 +103,8 @@ def price_search(ctx: dict, costs, *, focus: int = 0, secant_rounds: int = 2, pa
     re-pricing at the used weights (on the lattice ``price_h``, default 8 h); then ``pattern_rounds`` sweeps moving
     one charge's price by ``factor`` up or down, a move kept if δ at ``eps[focus]`` falls (the factor is square-rooted
     after a sweep without a gain). Returns {"delta" (elementwise minimum over every iterate: a proven bound),
-    "best" (the iterate with the least δ at the focus), "first" (the LP prices' iterate), "history": [(kind, costs, δ at focus, kept, cpu)]}."""
+    "best" (the iterate with the least δ at the focus), "first" (the LP prices' iterate),
+    "history": [(kind, costs, δ at focus, kept, cpu)]}."""
     price_h = 8.0 * ctx["h"] if price_h is None else price_h
     eps_f = float(ctx["eps"][focus])
     history = []

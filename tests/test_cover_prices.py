@@ -62,9 +62,9 @@ def test_priced_weights_still_give_a_cover():
 
 def test_price_search_iterates_are_upper_bounds():
     """Every iterate of the price search (secant and pattern moves) lies above the certified two-order lower end
-    (g = 1/4, sigma = 2, T = 2, N = 16, charges S_{1.25g}, S_{2g}, G: the corner pairs are not the all-G fallback, as in the slow Theorem C'' test
-    of test_adaptive_game, which also checks the exhaustive oracle); the returned delta is the minimum over the
-    iterates, and the weights of the best prices cover every cell's slack."""
+    (g = 1/4, sigma = 2, T = 2, N = 16, charges S_{1.25g}, S_{2g}, G: the corner pairs are not the all-G fallback, as
+    in the slow Theorem C'' test of test_adaptive_game, which also checks the exhaustive oracle); the returned delta
+    is the minimum over the iterates, and the weights of the best prices cover every cell's slack."""
     g, sigma, steps, eps, h = 0.25, 2.0, 2, 0.5, 2e-3
     rates = (0.3125, 0.5, 1.0)
     ctx = cp.cover_context(g=g, sigma=sigma, steps=steps, eps=[eps], h=h, n_cells=16, rates=rates, cells=(200, 200),
