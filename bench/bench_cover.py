@@ -225,7 +225,7 @@ def run(cases=None) -> str:
 #: the menu pruned by PRUNE_FINE-dominance (numerics.grid_dominance) and the game paying the step slack.
 #: case: (seed case of CHARGED, cells per angle N, rectangles per axis, (log_beta_max, n_beta), block (0: the
 #: per-step game; m: Lemma B through blocks of m steps, numerics.block_game))
-FINE = {"G4-48": ("G4", 48, 400, (16.0, 480), 0), "G4-64": ("G4", 64, 400, (16.0, 480), 0),
+FINE = {"G4-32": ("G4", 32, 400, (16.0, 480), 0), "G4-48": ("G4", 48, 400, (16.0, 480), 0), "G4-64": ("G4", 64, 400, (16.0, 480), 0),
         "G5-48": ("G5", 48, 400, (16.0, 480), 0), "G5-64": ("G5", 64, 400, (16.0, 480), 0),
         "G5-96": ("G5", 96, 400, (16.0, 480), 0), "G5-128": ("G5", 128, 400, (16.0, 480), 0)}
 #: tolerance of the pruning for FINE (its certified excess, at most this, is added to every step)
