@@ -199,9 +199,13 @@ def delta(schedule, epsilon: float, *, n_cells: int = DEFAULT_CELLS, block: int 
 
 
 def _details(symmetrised: float, cover: float, curve: dict, base_method: str) -> dict:
+    """What the answer rests on; the note names both upper ends (printed with 7 digits: the bound itself is the
+    smaller of the two stored values, never the printed ones)."""
+    how = (f"cover of Theorem C'' ({curve['n_cells']}x{curve['n_cells']} cells, {curve['blocks']} blocks of "
+           f"{curve['block']} steps, lattice {curve['h']:.3g}; docs/replace_one.md 7k-7n)")
     return {"symmetrised_upper": symmetrised, "cover_upper": cover, "lower_end": base_method,
             "h": curve["h"], "block": curve["block"], "blocks": curve["blocks"], "cells": curve["n_cells"],
             "menu": curve["menu"], "menu_kept": curve["kept"], "tail": curve["tail"],
             "cpu_seconds": curve["cpu_seconds"], "cached": curve["cached"],
-            "note": "upper end: min of the symmetrised pair {S} and the cover of Theorem C'' through blocks "
-                    "(docs/replace_one.md 7k-7n); lower end: numerics.accounting's"}
+            "note": f"upper end = min(symmetrised pair {{S}}: {symmetrised:.7g}, {how}: {cover:.7g}); "
+                    f"lower end: {base_method}{'; cover curve from the cache' if curve['cached'] else ''}"}
