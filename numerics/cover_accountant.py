@@ -26,6 +26,7 @@ adjacency, T steps, any adaptive adversary (the threat model of numerics.adaptiv
 from __future__ import annotations
 
 import math
+import operator
 import time
 
 import numpy as np
@@ -146,6 +147,16 @@ def _member_grids(g, sigma, h, n_cells, corner_w, eta) -> dict:
     return {k: grid for chunk, grids in zip(chunks, built) for k, grid in zip(chunk, grids)}
 
 
+def _integer(name: str, value, lo: int, hi: int) -> int:
+    try:
+        out = operator.index(value)
+    except TypeError:
+        raise InvalidParameter(f"{name} must be an integer in [{lo}, {hi}], got {value!r}") from None
+    if not lo <= out <= hi:
+        raise InvalidParameter(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
+    return out
+
+
 def _grid_step(g: float, sigma: float, steps: int, delta: float) -> float:
     """The lattice step: numerics.adaptive.choose_grid's, rounded down to a power of 2 so that nearby queries
     (other δ, other T) share the cached slack rows' lattice-free parts and often the grids (a finer step is
@@ -157,11 +168,8 @@ def _grid_step(g: float, sigma: float, steps: int, delta: float) -> float:
 
 def _curve(schedule, delta_for_grid: float, eps_focus: float, n_cells: int, block) -> dict:
     b, n, sigma, steps = _mechanism(schedule)
-    if not (isinstance(n_cells, int) and 2 <= n_cells <= 256):
-        raise InvalidParameter(f"cells must be an integer in [2, 256], got {n_cells!r}")
-    block = min(BLOCK_MAX, steps) if block is None else block
-    if not (isinstance(block, int) and 1 <= block <= steps):
-        raise InvalidParameter(f"block must be an integer in [1, steps = {steps}], got {block!r}")
+    n_cells = _integer("cells", n_cells, 2, 256)
+    block = _integer("block", min(BLOCK_MAX, steps) if block is None else block, 1, steps)
     h = _grid_step(b / n, sigma, steps, delta_for_grid)
     focus = math.ceil(eps_focus * 10.0) / 10.0  # steering only; rounded so that nearby queries share the cache
     point = dict(batch_size=b, dataset_size=n, sigma=sigma, steps=steps, h=h, block=block, n_cells=n_cells,
@@ -192,7 +200,7 @@ def delta(schedule, epsilon: float, *, n_cells: int = DEFAULT_CELLS, block: int 
     from .accounting import delta as base_delta
     base = base_delta(schedule, epsilon)
     curve = _curve(schedule, max(base.delta_upper, 1e-15), epsilon, n_cells, block)
-    at = curve["eps"] <= epsilon + 1e-12 * max(1.0, epsilon)
+    at = curve["eps"] <= epsilon  # lattice points k h, exact in floating point (h is a power of 2)
     cover = float(curve["delta"][at][-1]) if at.any() and epsilon <= curve["eps"][-1] else 1.0
     return DeltaBounds(base.delta_lower, min(base.delta_upper, cover), epsilon, "cover", schedule.adjacency,
                        base.certified, _details(base.delta_upper, cover, curve, base.method))
