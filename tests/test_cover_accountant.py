@@ -88,3 +88,13 @@ def test_cli_cover_delta_json_names_both_upper_ends(capsys, small):
 
 def test_method_all_leaves_the_cover_out():
     assert "cover" not in cli._methods("all") and cli._methods("cover") == ("cover",)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, b, sigma, steps, eps", [(3, 1, 1.0, 2, 0.3), (4, 2, 1.5, 2, 0.2), (4, 1, 0.8, 2, 1.0)])
+def test_cover_bracket_contains_the_exhaustive_adversary_more_settings(small, n, b, sigma, steps, eps):
+    """The same check at other tiny settings (n <= 4, T = 2: the oracle at T = 3 takes over 10 CPU min)."""
+    bounds = ca.delta(_fixed(b, n, sigma, steps), eps, n_cells=8)
+    value = oracle.adaptive_delta(oracle.menu(n, b), sigma, steps, eps)
+    assert bounds.delta_lower <= value + 1e-9
+    assert value <= bounds.details["cover_upper"] + 2e-9 and value <= bounds.delta_upper + 2e-9
