@@ -4,12 +4,14 @@ Commands (``--json`` prints one JSON object instead of text)::
 
     epsilon         --q Q --sigma S --steps T --delta D     epsilon bounds at delta
                     [--phase q,sigma,steps]...              (a heterogeneous schedule instead of Q, S, T)
-                    [--adjacency add-remove|replace-one] [--method pld|rdp|gdp-clt|all] [--rel-width W]
+                    [--adjacency add-remove|replace-one] [--method pld|rdp|gdp-clt|all|cover] [--rel-width W]
+                    [--cells N] [--block M]                 (--method cover only, see below)
                     [--sampling poisson|fixed-size|with-replacement|shuffled|full-batch]
                     [--batch-size B --dataset-size N]       (b of n; with Poisson, q = B/N)
                     [--noise gaussian|laplace|l2-knorm] [--dimension D]
                     [--epochs E]                            (instead of --steps, see below)
     delta           --q Q --sigma S --steps T --epsilon E   delta bounds at epsilon (same mechanism options)
+                    [--method pld|cover] [--cells N] [--block M]
     calibrate-sigma --q Q --steps T --delta D --epsilon E   smallest sigma with certified eps_upper <= E
                                                             (same mechanism options)
     critical-steps  --q Q --sigma S --delta D --epsilon E   largest T with certified eps_upper <= E
@@ -19,6 +21,12 @@ Commands (``--json`` prints one JSON object instead of text)::
 prints the version. ``pld`` (the default method) is numerics.epsilon / numerics.delta: the certified
 accountant that the dispatch table of numerics.accounting picks for the mechanism, with its fallbacks
 (coarser widths, other certified routes, an upper bound alone) when the requested width is out of reach.
+
+``cover`` (opt-in, not in ``all``; fixed-size batches, Gaussian noise, replace-one, one phase): numerics.cover_accountant,
+``pld``'s bracket with its upper end lowered to a second proven one, the cover of Theorem C'' played through blocks
+(docs/replace_one.md 7k-7n), when smaller. ``--cells N`` (default 32) cells per side, ``--block M`` steps per block
+(default min(T, 100)). A cold query takes minutes (tens of minutes at T in the thousands); the result is cached under
+``DPV_CACHE_DIR`` and a repeated one takes seconds.
 
 ``--epochs E`` replaces ``--steps``: steps = ceil(E * ceil(N/B)) for fixed-size, with-replacement
 and shuffled batches (shuffled: a DataLoader with drop_last=False, ceil(N/B) steps per epoch; accounted
@@ -53,6 +61,8 @@ from .precision import PLD_RELATIVE_WIDTH
 from .schedule import ADJACENCIES, NOISES, SAMPLINGS, Phase, Schedule
 
 METHODS = ("pld", "rdp", "gdp-clt")
+#: methods that ``all`` leaves out: minutes per cold query (numerics.cover_accountant)
+OPT_IN_METHODS = ("cover",)
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
 
@@ -246,9 +256,25 @@ def _schedule_and_rule(args) -> tuple:
 def _methods(text: str) -> tuple:
     if text == "all":
         return METHODS
-    if text not in METHODS:
-        raise InvalidParameter(f"method must be one of {', '.join(METHODS + ('all',))}, got {text!r}")
+    if text not in METHODS + OPT_IN_METHODS:
+        raise InvalidParameter(f"method must be one of {', '.join(METHODS + ('all',) + OPT_IN_METHODS)}, got {text!r}")
     return (text,)
+
+
+def _cover_options(args) -> dict:
+    """--cells and --block (integers; only with --method cover, which checks their ranges)."""
+    out = {}
+    for name, key in (("cells", "n_cells"), ("block", "block")):
+        text = getattr(args, name, None)
+        if text is None:
+            continue
+        if getattr(args, "method", "pld") != "cover":
+            raise InvalidParameter(f"--{name} applies to --method cover only")
+        try:
+            out[key] = int(text)
+        except ValueError:
+            raise InvalidParameter(f"{name} must be an integer, got {text!r}") from None
+    return out
 
 
 def _rel_width(text: str) -> float:
@@ -314,7 +340,10 @@ def jsonable(value):
         return str(value)
 
 
-def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: float):
+def _epsilon_bounds(method: str, schedule: Schedule, delta: float, rel_width: float, cover=None):
+    if method == "cover":
+        from .cover_accountant import epsilon as cover_epsilon
+        return cover_epsilon(schedule, delta, **(cover or {}))
     if method == "pld":
         from .accounting import epsilon
         return epsilon(schedule, delta, rel_width=rel_width)
@@ -384,9 +413,10 @@ def cmd_epsilon(args) -> dict:
     delta = _delta(args.delta)
     methods = _methods(args.method)
     rel_width = _rel_width(args.rel_width)
+    cover = _cover_options(args)
     where = f"\nmechanism: {mechanism_text(schedule, rule)}; delta={delta:g}"
     if len(methods) == 1:
-        b = _epsilon_bounds(methods[0], schedule, delta, rel_width)
+        b = _epsilon_bounds(methods[0], schedule, delta, rel_width, cover)
         out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
         return {"json": out, "text": _describe(b, methods[0]) + where}
     results = {m: _one_of_all(m, schedule, delta, rel_width) for m in methods}
@@ -400,11 +430,19 @@ def cmd_epsilon(args) -> dict:
 def cmd_delta(args) -> dict:
     schedule, rule = _schedule_and_rule(args)
     epsilon = _epsilon(args.epsilon)
-    from .accounting import delta
-    b = delta(schedule, epsilon)
+    method = args.method
+    if method not in ("pld", "cover"):
+        raise InvalidParameter(f"method must be one of pld, cover for delta, got {method!r}")
+    cover = _cover_options(args)
+    if method == "cover":
+        from .cover_accountant import delta
+        b = delta(schedule, epsilon, **cover)
+    else:
+        from .accounting import delta
+        b = delta(schedule, epsilon)
     out = dict(jsonable(b.to_dict()), **mechanism_json(schedule, rule))
-    via = f"{b.method}: " if b.method != "pld" else ""
-    text = (f"{'pld':8s} delta_lower={_out(b.delta_lower, 'down')}  delta_upper={_out(b.delta_upper, 'up')}  "
+    via = f"{b.method}: " if b.method != method else ""
+    text = (f"{method:8s} delta_lower={_out(b.delta_lower, 'down')}  delta_upper={_out(b.delta_upper, 'up')}  "
             f"({via}{_kind(b, b.delta_lower)}; epsilon={b.epsilon:g})" + _note_lines(b)
             + f"\nmechanism: {mechanism_text(schedule, rule)}; epsilon={epsilon:g}")
     return {"json": out, "text": text}
@@ -525,11 +563,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = _subcommand(sub, "epsilon", "epsilon bounds at a given delta", cmd_epsilon,
                     ("q", "sigma", "steps", "epochs", "phase", "delta") + _MECHANISM)
-    p.add_argument("--method", default="pld", action=_Once, help="pld (default), rdp, gdp-clt or all")
+    p.add_argument("--method", default="pld", action=_Once,
+                   help="pld (default), rdp, gdp-clt, all, or cover (opt-in, fixed-size replace-one)")
     p.add_argument("--rel-width", dest="rel_width", default=str(PLD_RELATIVE_WIDTH), action=_Once,
                    help=f"PLD target relative width (upper-lower)/upper (default {PLD_RELATIVE_WIDTH:g})")
-    _subcommand(sub, "delta", "delta bounds at a given epsilon (PLD)", cmd_delta,
-                ("q", "sigma", "steps", "epochs", "phase", "epsilon") + _MECHANISM)
+    _cover_arguments(p)
+    p = _subcommand(sub, "delta", "delta bounds at a given epsilon (PLD)", cmd_delta,
+                    ("q", "sigma", "steps", "epochs", "phase", "epsilon") + _MECHANISM)
+    p.add_argument("--method", default="pld", action=_Once, help="pld (default) or cover (opt-in, fixed-size "
+                   "replace-one)")
+    _cover_arguments(p)
     p = _subcommand(sub, "calibrate-sigma", "smallest sigma with certified epsilon_upper <= target",
                     cmd_calibrate_sigma, ("q", "steps", "epochs", "delta", "epsilon") + _MECHANISM)
     p.add_argument("--method", default="pld", action=_Once, help="pld (default) or rdp")
@@ -539,8 +582,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _cover_arguments(p) -> None:
+    p.add_argument("--cells", action=_Once, help="--method cover: cells per side of the cover (default 32)")
+    p.add_argument("--block", action=_Once, help="--method cover: steps per block (default min(steps, 100))")
+
+
 _VALUE_OPTIONS = ("--q", "--sigma", "--steps", "--epochs", "--delta", "--epsilon", "--rel-width", "--phase",
-                  "--sampling-rate", "--noise-multiplier", "--batch-size", "--dataset-size", "--dimension")
+                  "--sampling-rate", "--noise-multiplier", "--batch-size", "--dataset-size", "--dimension",
+                  "--cells", "--block")
 
 
 def _attach_negative_values(argv: List[str]) -> List[str]:

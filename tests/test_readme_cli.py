@@ -16,9 +16,10 @@ from numerics import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 #: examples that take more than a few seconds on 2 cores (the adaptive fixed-size replace-one run, the
-#: K-norm mixture, calibration searches, every method at once): run by `make test-all`
+#: K-norm mixture, calibration searches, every method at once, the cover accountant cold): run by `make test-all`
 SLOW = ("--steps 10000", "l2-knorm", "calibrate-sigma", "critical-steps", "--method all", "--sampling fixed-size "
-        "--batch-size 256", "--phase", "delta --q")
+        "--batch-size 256", "--phase", "delta --q",
+        "--method cover")
 
 
 def examples():
