@@ -103,15 +103,15 @@ def beta_grid(g: float, sigma: float, steps: int) -> tuple[float, int]:
 
 
 def cover_weights(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float, n_beta: int) -> dict:
-    """Theorem C″'s charge weights of every cell (i, j, 1) from the cached slack rows (the LP is cheap)."""
+    """Theorem C″'s charge weights of every cell (i, j, 1): numerics.adaptive_game.fill_cell_weights with the slack
+    profiles from the cached rows (the LPs are cheap)."""
     rows = sweep(cell_slack_row, [dict(g=g, sigma=sigma, n_cells=n_cells, row=i, log_beta_max=log_beta_max,
                                        n_beta=n_beta) for i in range(n_cells)],
                  desc="cover: slack of Lemma C per row of cells")
-    _, floors = ag.charge_floors(g, sigma, rates, log_beta_max, n_beta)
-    weights = {(i, j, 1): ag.charge_weights(slack, floors, costs) for i, row in enumerate(rows)
-               for j, slack in row.items()}
-    for cell in [(i, j, 1) for i in range(n_cells) for j in range(n_cells)]:
-        weights.setdefault(cell, weights.get(ag._mirror_cell(cell, n_cells)))
+    slacks = {(i, j, 1): slack for i, row in enumerate(rows) for j, slack in row.items()}
+    weights: dict = {}
+    ag.fill_cell_weights(weights, sorted({(i, j, 1) for i in range(n_cells) for j in range(n_cells)}), n_cells, g,
+                         sigma, rates=rates, costs=costs, log_beta_max=log_beta_max, n_beta=n_beta, slacks=slacks)
     return weights
 
 
