@@ -210,11 +210,119 @@ def triangle_menu(m: int) -> list[tuple[float, float]]:
 # the game on the lattice
 # --------------------------------------------------------------------------------------------------
 
+#: levels of the extended value function at which :func:`_expect` places its tilts (the secant slopes of log V
+#: between consecutive levels are the exponents λ); a tightness choice only, every tilt's value is proven
+_TILT_LEVELS = (1e-2, 1e-6, 1e-10, 1e-14)
+#: absolute error allowed per computed tilted entry (underflow of exp and of the product to a subnormal or 0)
+_TINY = 2.0 ** -1000
+
+
+def _tilts(ext: np.ndarray, h: float) -> list[float]:
+    r"""Exponents λ > 0 for :func:`_tilted_expect`: the secant slopes of log ``ext`` between the first lattice
+    points where it reaches consecutive levels of ``_TILT_LEVELS`` (where V is small, the tilt e^{-λL} makes the
+    tilted V flat, so the FFT's error, relative to the tilted vector's norm, is relative to V there)."""
+    pos = []
+    for level in _TILT_LEVELS:
+        hit = np.flatnonzero(ext >= level)
+        if len(hit) == 0 or hit[0] == 0:
+            break
+        pos.append(int(hit[0]))
+    lams = [math.log(a / b) / ((i - j) * h) for (a, i), (b, j) in
+            zip(zip(_TILT_LEVELS, pos), zip(_TILT_LEVELS[1:], pos[1:])) if i > j]
+    return sorted({float(f"{x:.3g}") for x in lams if math.isfinite(x) and x > 0.0})
+
+
+def _rel(bound: np.ndarray) -> np.ndarray:
+    """expm1 of a bound on an exponent's absolute error: the matching relative error of the exp."""
+    return np.expm1(bound)
+
+
+def _tilted_expect(ext: np.ndarray, lo_ext: int, kmin: int, n: int, h: float, step: GridPLD, lams, mode: str) -> np.ndarray:
+    r"""Rows of proven bounds (upper or lower as ``mode``) on :math:`\sum_j m_j\,ext_{i+j}` (no +∞ part), one row
+    per tilt λ of ``lams``, through the identity (exact for every real Λ, c_e, c_m)
+
+    .. math:: \sum_j m_j\,ext_{i+j} = e^{\Lambda k_i + c_e + c_m}\sum_j m'_j\,ext'_{i+j},\quad
+              ext'_t = ext_t e^{-\Lambda k_t - c_e},\ m'_j = m_j e^{\Lambda (k_0 + j) - c_m}
+
+    (k_t = lo_ext + t the lattice index of ext_t, k_i = kmin + i of the output; Λ = fl(λh) is the float used, c_e,
+    c_m centre the two vectors' largest entries at 1). Proof of the bound (docs/replace_one.md §7o):
+    (a) each tilted entry x' = x e^{±Λk - c} is computed as exp(fl(fl(log x ± fl(Λk)) - c)); log rounds by 2u of
+    its result, the product and the two sums by u of a result at most |log x| + |Λk| + |c| (numerics.fft_rounding
+    item 3's model), so the exponent's absolute error is at most 5u(|log x| + |Λk| + |c|), and exp adds 2u relative
+    and, on underflow, at most ``_TINY`` absolutely: the computed entry is x'(1 + θ) + d with
+    |θ| <= η = max over entries x > 0 of expm1(5u(|log x| + |Λk| + |c|) + 4u), |d| <= _TINY (x = 0 gives 0 exactly);
+    (b) upper: the vectors are raised by _TINY, so exact <= computed / (1 - η) entrywise; lower: lowered by _TINY
+    and floored at 0, so exact >= computed / (1 + η); all entries are >= 0, so the exact correlation of the exact
+    tilted vectors lies below (above) the exact correlation of the computed ones divided by (1 - η_e)(1 - η_m)
+    (times 1 / (1 + η_e)(1 + η_m));
+    (c) the FFT correlation of the computed vectors is within E of its exact value entrywise
+    (numerics.fft_rounding.convolution_entry_error with the computed vectors' norms, rounded up);
+    (d) the scale e^{Λk_i + c} is computed with relative error at most κ_i = expm1(3u(|Λk_i| + |c_e| + |c_m|)
+    + 4u), and the products F ± E, the scaling and the factor 1/(1 ∓ η) round by u each: the returned row is
+    fl(s̃ (F + E)) (1 + κ_i)(1 + 8u) / ((1 - η_e)(1 - η_m)) (upper; lower: max(F - E, 0) with the reciprocal
+    factors); upper adds _TINY (a product that underflows errs by less), and raises a scale below e^{-700} to it.
+    A scale above e^{700} returns +∞ (upper) or 0 (lower): proven, and the untilted row is used there."""
+    k_ext = (lo_ext + np.arange(len(ext))).astype(float)
+    k_m = (step.k0 + np.arange(len(step.pmf))).astype(float)
+    k_out = (kmin + np.arange(n)).astype(float)
+    rows_e, rows_m, fac, scale = [], [], [], []
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        log_e, log_m = np.log(ext), np.log(step.pmf)
+        for lam in lams:
+            big = lam * h
+            c_e = float(np.max(log_e - big * k_ext))
+            c_m = float(np.max(log_m + big * k_m))
+            if not (math.isfinite(c_e) and math.isfinite(c_m)):
+                continue  # an all-zero vector: the untilted row is exact enough
+            te, eta_e = _tilt_vector(ext, -big * k_ext, c_e, mode)
+            tm, eta_m = _tilt_vector(step.pmf, big * k_m, c_m, mode)
+            rows_e.append(te)
+            rows_m.append(tm[::-1])
+            expo = big * k_out + (c_e + c_m)
+            kappa = _rel(3.0 * _U * (np.abs(big * k_out) + abs(c_e) + abs(c_m)) + 12.0 * _U)
+            # upper: a scale below e^{-700} is raised to it (only raises a value >= 0); lower: left to underflow
+            s = np.exp(np.clip(expo, -700.0 if mode == "upper" else -math.inf, 700.0))
+            s = np.where(expo > 700.0, math.inf, s)
+            scale.append(s)
+            fac.append(kappa if mode == "upper" else -kappa)
+            fac[-1] = (fac[-1], eta_e, eta_m)
+        corr = scipy.signal.fftconvolve(np.array(rows_e), np.array(rows_m), mode="valid", axes=1)
+        rows = []
+        for te, tm, c, s, (kap, eta_e, eta_m) in zip(rows_e, rows_m, corr, scale, fac):
+            grow = 1.0 + 2.0 * (len(te) + len(tm)) * _U
+            err = convolution_entry_error(2 * (len(te) + len(tm)), float(np.linalg.norm(te)) * grow,
+                                          float(np.linalg.norm(tm)) * grow, float(tm.sum()) * grow)
+            if mode == "upper":
+                row = s * (c + err) * (1.0 + kap) / ((1.0 - eta_e) * (1.0 - eta_m))
+                rows.append(np.where(np.isfinite(s), row + _TINY, math.inf))
+            else:
+                row = s * np.maximum(c - err, 0.0) * (1.0 + kap) / ((1.0 + eta_e) * (1.0 + eta_m))
+                rows.append(np.where(np.isfinite(s), row, 0.0))
+    return np.array(rows)
+
+
+def _tilt_vector(x: np.ndarray, expo: np.ndarray, c: float, mode: str) -> tuple[np.ndarray, float]:
+    """(x e^{expo - c} computed as exp(log x + expo - c), moved by _TINY to the side of ``mode``, and its relative
+    error bound η); see :func:`_tilted_expect` (a)-(b)."""
+    with np.errstate(divide="ignore"):
+        log_x = np.log(x)
+    t = np.exp(log_x + expo - c)
+    pos = x > 0.0
+    eta = float(np.max(_rel(5.0 * _U * (np.abs(log_x[pos]) + np.abs(expo[pos]) + abs(c)) + 4.0 * _U), initial=0.0))
+    return (t + _TINY, eta) if mode == "upper" else (np.maximum(t - _TINY, 0.0), eta)
+
+
 def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.ndarray:
     """out[k - kmin] = sum_j pmf_j V~(k + k0 + j) + inf_mass, with V~ = V on the window and, outside it,
     the bound of ``mode``: upper v[0] below (V is nondecreasing in L) and 1 above (every value is <= 1); lower 0
     below and 1 - e^{-L} above (§4c iii).
-    The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower)."""
+    The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower).
+
+    That bound is absolute (about u ||ext|| ||m||), so where V is far below 1 the untilted value is mostly error. The
+    same sum is also computed through tilted correlations (:func:`_tilted_expect`, one per exponent of
+    :func:`_tilts`), each with its own proven bound, relative to V where V is small; the entrywise min (upper) or
+    max (lower) of all the proven values is returned, so the result is never looser than the untilted one
+    (docs/replace_one.md §7o)."""
     n, m = len(v), step.pmf
     lo_ext, hi_ext = kmin + step.k0, kmin + n - 1 + step.k0 + len(m) - 1
     k = np.arange(lo_ext, hi_ext + 1)
@@ -231,8 +339,14 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
     grow = 1.0 + 2.0 * (len(ext) + len(m)) * _U
     err = convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
                                   float(np.linalg.norm(m)) * grow, float(m.sum()) * grow)
+    out = out + err if mode == "upper" else out - err
+    lams = _tilts(ext, h) if _TILT_LEVELS else []
+    if lams:
+        rows = _tilted_expect(ext, lo_ext, kmin, n, h, step, lams, mode)
+        if len(rows):
+            out = np.minimum(out, rows.min(axis=0)) if mode == "upper" else np.maximum(out, rows.max(axis=0))
     inf_part = step.inf_mass  # a +infinity loss ends the game at value V(+infinity) = 1
-    return out + inf_part + err if mode == "upper" else out + inf_part - err
+    return out + inf_part
 
 
 def loss_spread(menu: dict, steps: int, h: float) -> float:
