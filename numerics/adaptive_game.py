@@ -221,15 +221,18 @@ _TINY = 2.0 ** -1000
 
 def _next_tilt(val: np.ndarray, err: np.ndarray, h: float) -> tuple[int, float]:
     r"""(r, λ): r = the lowest lattice index from which up every value is accurate (error <= _ACCURATE x value),
-    λ = the slope of log V just above r (one e-fold of V over (j - r)h), the exponent for which the tilted V is
+    λ = the slope of log V just above r (the secant to the first j > r with V_j >= e V_r), the exponent for which the tilted V is
     flat at r, so that the FFT's error, relative to the tilted vectors, becomes relative to V there (the tilt
     that centres the sum at r: Chernoff's). λ = 0 when there is nothing below r or no e-fold above it."""
     bad = np.flatnonzero(~(err <= _ACCURATE * val))
     r = int(bad[-1]) + 1 if len(bad) else 0
     if r == 0 or r >= len(val):
         return r, 0.0
-    up = np.flatnonzero(val[r:] >= math.e * val[r])
-    return r, (1.0 / (int(up[0]) * h) if len(up) else 0.0)
+    up = np.flatnonzero(val[r + 1:] >= math.e * val[r])
+    if not len(up) or not val[r] > 0.0:
+        return r, 0.0
+    j = r + 1 + int(up[0])
+    return r, math.log(val[j] / val[r]) / ((j - r) * h)
 
 
 def _rel(bound):
@@ -354,8 +357,9 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
         val, e_t = _tilted_expect(ext, lo_ext, kmin, n, h, step, lam, mode)
         better = val < out if mode == "upper" else val > out
         out, err = np.where(better, val, out), np.where(better, e_t, err)
-    inf_part = step.inf_mass  # a +infinity loss ends the game at value V(+infinity) = 1
-    return out + inf_part
+    # a +infinity loss ends the game at value V(+infinity) = 1; the sum is moved one ulp to the side of mode (its
+    # rounding is half an ulp), which matters where a tilted value is far below inf_mass
+    return np.nextafter(out + step.inf_mass, math.inf if mode == "upper" else -math.inf)
 
 
 def loss_spread(menu: dict, steps: int, h: float) -> float:
