@@ -1,8 +1,8 @@
 """Benchmark of the block composition of the adaptive game (issue 35; docs/replace_one.md §7n, Lemma B).
 
-Run: ``python -m bench bench_block`` (docs §7o: the game's correlations are tilted where V is small, so the block pairs' tail
-at +infinity is no longer set by the FFT's absolute error floor). Fixed-size batches under replace-one against an adaptive adversary. For each
-case, on one lattice (numerics.adaptive_game, numerics.block_game):
+Run: ``python -m bench bench_block``. Fixed-size batches under replace-one against an adaptive adversary. For each
+case, on one lattice (numerics.adaptive_game, numerics.block_game; since docs §7o the game's correlations are tilted
+where V is small, so the block pairs' tail at +infinity is no longer set by the FFT's absolute error floor):
 
 * {S} upper: the composition of the symmetrised pair (the proven upper end used so far), through blocks (Lemma B
   with the menu {S} gives it back, up to the tail the block pair puts at +infinity);

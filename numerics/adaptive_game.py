@@ -221,9 +221,9 @@ _TINY = 2.0 ** -1000
 
 def _next_tilt(val: np.ndarray, err: np.ndarray, h: float) -> tuple[int, float]:
     r"""(r, λ): r = the lowest lattice index from which up every value is accurate (error <= _ACCURATE x value),
-    λ = the slope of log V just above r (the secant to the first j > r with V_j >= e V_r), the exponent for which the tilted V is
-    flat at r, so that the FFT's error, relative to the tilted vectors, becomes relative to V there (the tilt
-    that centres the sum at r: Chernoff's). λ = 0 when there is nothing below r or no e-fold above it."""
+    λ = the slope of log V just above r (the secant to the first j > r with V_j >= e V_r), the exponent for which
+    the tilted V is flat at r, so that the FFT's error, relative to the tilted vectors, becomes relative to V there
+    (the tilt that centres the sum at r: Chernoff's). λ = 0 when there is nothing below r or no e-fold above it."""
     bad = np.flatnonzero(~(err <= _ACCURATE * val))
     r = int(bad[-1]) + 1 if len(bad) else 0
     if r == 0 or r >= len(val):
@@ -233,11 +233,6 @@ def _next_tilt(val: np.ndarray, err: np.ndarray, h: float) -> tuple[int, float]:
         return r, 0.0
     j = r + 1 + int(up[0])
     return r, math.log(val[j] / val[r]) / ((j - r) * h)
-
-
-def _rel(bound):
-    """expm1 of a bound on an exponent's absolute error: the matching bound on the relative error of the exp."""
-    return np.expm1(bound)
 
 
 def _tilted_expect(ext: np.ndarray, lo_ext: int, kmin: int, n: int, h: float, step: GridPLD, lam: float,
@@ -293,7 +288,7 @@ def _tilted_expect(ext: np.ndarray, lo_ext: int, kmin: int, n: int, h: float, st
         e_fft = convolution_entry_error(2 * (len(te) + len(tm)), float(np.linalg.norm(te)) * grow,
                                         float(np.linalg.norm(tm)) * grow, float(tm.sum()) * grow)
         expo = big * k_out + (c_e + c_m)
-        kappa = _rel(3.0 * _U * (np.abs(big * k_out) + abs(c_e) + abs(c_m)) + 12.0 * _U)
+        kappa = np.expm1(3.0 * _U * (np.abs(big * k_out) + abs(c_e) + abs(c_m)) + 12.0 * _U)
         s = np.exp(np.clip(expo, -700.0 if mode == "upper" else -math.inf, 700.0))
         part = floor * float(np.sum(step.pmf))
         if mode == "upper":
@@ -315,7 +310,7 @@ def _tilt_vector(x: np.ndarray, expo: np.ndarray, c: float, mode: str) -> tuple[
         log_x = np.log(x)
     t = np.exp(log_x + expo - c)
     pos = x > 0.0
-    eta = float(np.max(_rel(5.0 * _U * (np.abs(log_x[pos]) + np.abs(expo[pos]) + abs(c)) + 6.0 * _U), initial=0.0))
+    eta = float(np.max(np.expm1(5.0 * _U * (np.abs(log_x[pos]) + np.abs(expo[pos]) + abs(c)) + 6.0 * _U), initial=0.0))
     return (t + _TINY, eta) if mode == "upper" else (np.maximum(t - _TINY, 0.0), eta)
 
 

@@ -9,9 +9,8 @@ that factor. Play the game for a block of m steps only, but read its value at EV
 that is an upper bound u(α) on the hockey-stick profile of every m-step adaptive block, for every α = e^ε on
 the lattice. :func:`profile_pair` turns it into one grid pair B_m whose profile is at least the supremum of the
 m-step blocks' profiles at EVERY α > 0, and the T-step adaptive game is bounded by the plain composition
-:math:`B_m^{\otimes q} \otimes B_r` for T = qm + r (docs §7n, Lemma B: Theorem G applied to blocks; §7o: the last block
-may be shorter). With m = 1 and the menu
-{S} this is the composition of S; with m = T it is the game itself.
+:math:`B_m^{\otimes q} \otimes B_r` for T = qm + r (docs §7n, Lemma B: Theorem G applied to blocks; §7o: the last
+block may be shorter). With m = 1 and the menu {S} this is the composition of S; with m = T it is the game itself.
 
 * :func:`block_profile` — the m-step game's value (upper mode) at every lattice epsilon in [-span, span].
 * :func:`profile_pair` — the proven grid pair of a profile bound (exact chord construction in mpmath, masses

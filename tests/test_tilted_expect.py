@@ -70,8 +70,8 @@ def test_tilted_values_bracket_the_exact_correlation(seed, shape, mode):
 
 def test_tilting_narrows_the_proven_interval_where_v_is_small(monkeypatch):
     """Where V is below 1e-10 the untilted interval [lower, upper] is at least the FFT's absolute floor (~8e-13 here);
-    the tilted one is narrower by more than eight orders of magnitude there (1e-25 to 1e-17 wide), and never wider anywhere (a log-concave V
-    and a Gaussian-shaped step, as in the game)."""
+    the tilted one is narrower by more than eight orders of magnitude there, and never wider anywhere (a log-concave
+    V and a Gaussian-shaped step, as in the game)."""
     v, kmin, h, step = _case(11, "tail")
     step = GridPLD(step.k0, step.pmf, 0.0)
     tilted = [ag._expect(v, kmin, h, step, mode) for mode in ("upper", "lower")]
