@@ -115,7 +115,7 @@ def _table(rows) -> str:
 
 def run(cases=None) -> str:
     rows = [r for c in (cases or [c for c in BLOCK if c not in HEAVY]) for r in run_case(c)]
-    return ("## Block composition of the adaptive game (bench_block, issue 35, docs/replace_one.md section 7n)\n\n"
+    return ("## Block composition of the adaptive game (bench_block, issue 35, docs/replace_one.md sections 7n, 7o)\n\n"
             "Fixed-size batches under replace-one against an adaptive adversary. Lemma B: the game over a menu "
             "played for m steps and read at every epsilon is one grid pair B_m; its ceil(T/m)-fold composition "
             "bounds the T-step game. Over {S} it gives back the symmetrised upper end; over the two orders it "
