@@ -210,11 +210,121 @@ def triangle_menu(m: int) -> list[tuple[float, float]]:
 # the game on the lattice
 # --------------------------------------------------------------------------------------------------
 
+#: at most this many tilted correlations per expectation (each one extends, downwards, the region of the lattice
+#: where the proven value is accurate; a tightness and cost choice only, every value is proven)
+_MAX_TILTS = 4
+#: a value counts as accurate where its proven error bound is at most this fraction of it
+_ACCURATE = 1e-4
+#: absolute error allowed per computed tilted entry (underflow of exp and of products to a subnormal or 0)
+_TINY = 2.0 ** -1000
+
+
+def _next_tilt(val: np.ndarray, err: np.ndarray, h: float) -> tuple[int, float]:
+    r"""(r, λ): r = the lowest lattice index from which up every value is accurate (error <= _ACCURATE x value),
+    λ = the slope of log V just above r (the secant to the first j > r with V_j >= e V_r), the exponent for which
+    the tilted V is flat at r, so that the FFT's error, relative to the tilted vectors, becomes relative to V there
+    (the tilt that centres the sum at r: Chernoff's). λ = 0 when there is nothing below r or no e-fold above it."""
+    bad = np.flatnonzero(~(err <= _ACCURATE * val))
+    r = int(bad[-1]) + 1 if len(bad) else 0
+    if r == 0 or r >= len(val):
+        return r, 0.0
+    up = np.flatnonzero(val[r + 1:] >= math.e * val[r])
+    if not len(up) or not val[r] > 0.0:
+        return r, 0.0
+    j = r + 1 + int(up[0])
+    return r, math.log(val[j] / val[r]) / ((j - r) * h)
+
+
+def _tilted_expect(ext: np.ndarray, lo_ext: int, kmin: int, n: int, h: float, step: GridPLD, lam: float,
+                   mode: str) -> tuple[np.ndarray, np.ndarray]:
+    r"""(value, error) of a proven bound (upper or lower as ``mode``) on :math:`\sum_j m_j\,ext_{i+j}` (no +∞ part)
+    through the tilted correlation (an identity for every real Λ, c_e, c_m, f)
+
+    .. math:: \sum_j m_j\,ext_{i+j} = f\sum_j m_j + e^{\Lambda k_i + c_e + c_m}\sum_j m'_j\,w'_{i+j},\quad
+              w'_t = (ext_t - f) e^{-\Lambda k_t - c_e},\ m'_j = m_j e^{\Lambda (k_0 + j) - c_m}
+
+    (k_t = lo_ext + t the lattice index of ext_t, k_i = kmin + i that of the output, k_0 + j that of m_j; Λ =
+    fl(λh) is the float used, c_e and c_m put the two vectors' largest entries near 1, f = min ext: the floor
+    V keeps below the window, which tilted by e^{-ΛL} would swamp the rest). "error" is the part of the value due
+    to the FFT's bound (to steer the next tilt). Proof of the bound (docs/replace_one.md §7o):
+    (a) each tilted entry x' = x e^{±Λk - c} (x = fl(ext_t - f) >= 0, within u of ext_t - f, or x = m_j) is
+    computed as exp(fl(fl(log x ± fl(Λk)) - c)); log rounds by 2u of
+    its result, the product and the two sums by u of a result at most |log x| + |Λk| + |c| (numerics.fft_rounding
+    item 3's model), so the exponent's absolute error is at most 5u(|log x| + |Λk| + |c|); exp adds 2u relative
+    and, on underflow, at most ``_TINY`` absolutely: the computed entry is x'(1 + θ) + d with |θ| <= η, |d| <= _TINY,
+    η = max over entries x > 0 of expm1(5u(|log x| + |Λk| + |c|) + 6u) (x = 0 gives 0 exactly; the 6u holds exp's
+    2u, the subtraction of f and the raise below);
+    (b) upper: every entry is raised by _TINY (the sum rounds by u, inside the 6u), so exact <= computed / (1 - η)
+    entrywise; lower: lowered by _TINY and floored at 0, so exact >= computed / (1 + η); all entries are >= 0, so
+    the exact correlation of the exact tilted vectors is at most (at least) that of the computed ones times
+    1 / (1 - η_e)(1 - η_m) (1 / (1 + η_e)(1 + η_m));
+    (c) the FFT correlation F of the computed vectors is within E of their exact correlation entrywise
+    (numerics.fft_rounding.convolution_entry_error with the computed vectors' norms, rounded up);
+    (d) the scale s_i = e^{Λk_i + c_e + c_m} is computed with relative error at most
+    κ_i = expm1(3u(|Λk_i| + |c_e| + |c_m|) + 12u) (the exponent's three roundings, exp's 2u, and the u each of
+    F ± E, of the product by s_i and of the product by the η factor): the returned value is
+    fl(s̃_i (F + E)) (1 + κ_i) / ((1 - η_e)(1 - η_m)) + _TINY (upper; a product that underflows errs by less than
+    _TINY, and a scale below e^{-700} is raised to e^{-700}, which only raises a value >= 0), or
+    fl(s̃_i max(F - E, 0)) (1 - κ_i) / ((1 + η_e)(1 + η_m)) (lower). Where the scale exceeds e^{700} the value is
+    +∞ (upper) or 0 (lower): proven, and the untilted value is used there.
+    (e) the floor's part f Σ m_j is computed as fl(f fl(Σ m_j)) moved by (len(m) + 3)u relative to the side of
+    ``mode`` (numpy's sum rounds by at most (len - 1)u relative, nonnegative terms; the product by u), and the final
+    sum of the two parts is moved by 2u (its rounding)."""
+    big = lam * h
+    k_ext = (lo_ext + np.arange(len(ext))).astype(float)
+    k_m = (step.k0 + np.arange(len(step.pmf))).astype(float)
+    k_out = (kmin + np.arange(n)).astype(float)
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        floor = float(np.min(ext))
+        w = ext - floor
+        c_e = float(np.max(np.log(w) - big * k_ext))
+        c_m = float(np.max(np.log(step.pmf) + big * k_m))
+        if not (math.isfinite(c_e) and math.isfinite(c_m)):
+            return np.full(n, math.inf if mode == "upper" else 0.0), np.full(n, math.inf)  # a flat V: nothing to tilt
+        te, eta_e = _tilt_vector(w, -big * k_ext, c_e, mode)
+        tm, eta_m = _tilt_vector(step.pmf, big * k_m, c_m, mode)
+        corr = scipy.signal.fftconvolve(te, tm[::-1], mode="valid")
+        grow = 1.0 + 2.0 * (len(te) + len(tm)) * _U
+        e_fft = convolution_entry_error(2 * (len(te) + len(tm)), float(np.linalg.norm(te)) * grow,
+                                        float(np.linalg.norm(tm)) * grow, float(tm.sum()) * grow)
+        expo = big * k_out + (c_e + c_m)
+        kappa = np.expm1(3.0 * _U * (np.abs(big * k_out) + abs(c_e) + abs(c_m)) + 12.0 * _U)
+        s = np.exp(np.clip(expo, -700.0 if mode == "upper" else -math.inf, 700.0))
+        part = floor * float(np.sum(step.pmf))
+        if mode == "upper":
+            fac = (1.0 + kappa) / ((1.0 - eta_e) * (1.0 - eta_m))
+            part *= 1.0 + (len(step.pmf) + 3) * _U
+            val = np.where(expo > 700.0, math.inf, (s * (corr + e_fft) * fac + _TINY + part) * (1.0 + 2.0 * _U))
+        else:
+            fac = (1.0 - kappa) / ((1.0 + eta_e) * (1.0 + eta_m))
+            part *= 1.0 - (len(step.pmf) + 3) * _U
+            val = np.where(expo > 700.0, 0.0, (s * np.maximum(corr - e_fft, 0.0) * fac + part) * (1.0 - 2.0 * _U))
+        err = np.where(expo > 700.0, math.inf, s * e_fft)
+    return val, err
+
+
+def _tilt_vector(x: np.ndarray, expo: np.ndarray, c: float, mode: str) -> tuple[np.ndarray, float]:
+    """(x e^{expo - c} computed as exp(log x + expo - c), moved by _TINY to the side of ``mode``, and its relative
+    error bound η); see :func:`_tilted_expect` (a)-(b)."""
+    with np.errstate(divide="ignore"):
+        log_x = np.log(x)
+    t = np.exp(log_x + expo - c)
+    pos = x > 0.0
+    eta = float(np.max(np.expm1(5.0 * _U * (np.abs(log_x[pos]) + np.abs(expo[pos]) + abs(c)) + 6.0 * _U), initial=0.0))
+    return (t + _TINY, eta) if mode == "upper" else (np.maximum(t - _TINY, 0.0), eta)
+
+
 def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.ndarray:
     """out[k - kmin] = sum_j pmf_j V~(k + k0 + j) + inf_mass, with V~ = V on the window and, outside it,
     the bound of ``mode``: upper v[0] below (V is nondecreasing in L) and 1 above (every value is <= 1); lower 0
     below and 1 - e^{-L} above (§4c iii).
-    The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower)."""
+    The FFT's proven entrywise error bound (numerics.fft_rounding) is added (upper) or subtracted (lower).
+
+    That bound is absolute (about u ||ext|| ||m||), so where V is far below 1 the untilted value is mostly error.
+    Below the lattice point from which the values are accurate, the same sum is recomputed through a tilted
+    correlation (:func:`_tilted_expect`, exponent from :func:`_next_tilt`), whose proven bound is relative to V
+    there, up to ``_MAX_TILTS`` times; the entrywise min (upper) or max (lower) of all the proven values is
+    returned, so the result is never looser than the untilted one (docs/replace_one.md §7o)."""
     n, m = len(v), step.pmf
     lo_ext, hi_ext = kmin + step.k0, kmin + n - 1 + step.k0 + len(m) - 1
     k = np.arange(lo_ext, hi_ext + 1)
@@ -229,10 +339,22 @@ def _expect(v: np.ndarray, kmin: int, h: float, step: GridPLD, mode: str) -> np.
         ext[a - lo_ext:b - lo_ext + 1] = v[a - kmin:b - kmin + 1]
     out = scipy.signal.fftconvolve(ext, m[::-1], mode="valid")
     grow = 1.0 + 2.0 * (len(ext) + len(m)) * _U
-    err = convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
-                                  float(np.linalg.norm(m)) * grow, float(m.sum()) * grow)
-    inf_part = step.inf_mass  # a +infinity loss ends the game at value V(+infinity) = 1
-    return out + inf_part + err if mode == "upper" else out + inf_part - err
+    e_fft = convolution_entry_error(2 * (len(ext) + len(m)), float(np.linalg.norm(ext)) * grow,
+                                    float(np.linalg.norm(m)) * grow, float(m.sum()) * grow)
+    out = out + e_fft if mode == "upper" else out - e_fft
+    err = np.full(n, e_fft)
+    low = n
+    for _ in range(_MAX_TILTS):
+        r, lam = _next_tilt(out, err, h)
+        if lam <= 0.0 or r >= low:
+            break  # all accurate, no slope to tilt by, or the last tilt gained nothing
+        low = r
+        val, e_t = _tilted_expect(ext, lo_ext, kmin, n, h, step, lam, mode)
+        better = val < out if mode == "upper" else val > out
+        out, err = np.where(better, val, out), np.where(better, e_t, err)
+    # a +infinity loss ends the game at value V(+infinity) = 1; the sum is moved one ulp to the side of mode (its
+    # rounding is half an ulp), which matters where a tilted value is far below inf_mass
+    return np.nextafter(out + step.inf_mass, math.inf if mode == "upper" else -math.inf)
 
 
 def loss_spread(menu: dict, steps: int, h: float) -> float:

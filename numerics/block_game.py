@@ -9,13 +9,14 @@ that factor. Play the game for a block of m steps only, but read its value at EV
 that is an upper bound u(α) on the hockey-stick profile of every m-step adaptive block, for every α = e^ε on
 the lattice. :func:`profile_pair` turns it into one grid pair B_m whose profile is at least the supremum of the
 m-step blocks' profiles at EVERY α > 0, and the T-step adaptive game is bounded by the plain composition
-:math:`B_m^{\otimes \lceil T/m \rceil}` (docs §7n, Lemma B: Theorem G applied to blocks). With m = 1 and the menu
-{S} this is the composition of S; with m = T it is the game itself.
+:math:`B_m^{\otimes q} \otimes B_r` for T = qm + r (docs §7n, Lemma B: Theorem G applied to blocks; §7o: the last
+block may be shorter). With m = 1 and the menu {S} this is the composition of S; with m = T it is the game itself.
 
 * :func:`block_profile` — the m-step game's value (upper mode) at every lattice epsilon in [-span, span].
 * :func:`profile_pair` — the proven grid pair of a profile bound (exact chord construction in mpmath, masses
   rounded up).
-* :func:`block_composition_upper` — the two together, composed ⌈T/m⌉ times: a proven upper bound on
+* :func:`compose_upper` — the composition of a fixed sequence of grid pairs (the game with one pair per step).
+* :func:`block_composition_upper` — the three together, q blocks of m and one of r: a proven upper bound on
   δ*(ε) whenever the menu dominates the mechanism's steps (Theorem G's hypothesis, §7b).
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ import time
 import mpmath
 import numpy as np
 
-from .adaptive_game import game_delta, loss_spread
+from .adaptive_game import _U, _expect, game_delta, loss_spread
 from .errors import InvalidParameter
 from .pld import GridPLD
 
@@ -131,39 +132,60 @@ def _up(x) -> float:
     return float(np.nextafter(max(y, 0.0), math.inf))
 
 
+def compose_upper(schedule, h: float, eps) -> np.ndarray:
+    r"""Upper bound on :math:`H_{e^\varepsilon}(\bigotimes_i B_i^{\otimes c_i})` for ``schedule`` = [(B_i, c_i), ...]
+    (grid pairs on the lattice h, counts c_i >= 0), at every ε of ``eps``: the backward induction of
+    numerics.adaptive_game.game_delta (same window, start, read and proven rounding of ``_expect``) with one pair
+    per step instead of a maximum over a menu (game_delta's menu is the same at every step; here the pair changes
+    once, at the remainder block)."""
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    schedule = [(pair, int(c)) for pair, c in schedule if c > 0]
+    spread = sum(loss_spread({"B": pair}, c, h) for pair, c in schedule)
+    kmin, kmax = math.floor((-float(eps.max()) - spread) / h), math.ceil(spread / h)
+    k = np.arange(kmin, kmax + 1)
+    v = np.minimum(np.clip(-np.expm1(-np.maximum(k * h, 0.0)), 0.0, 1.0) + 2 * _U, 1.0)
+    for pair, c in schedule:
+        for _ in range(c):
+            v = np.clip(_expect(v, kmin, h, pair, "upper"), 0.0, 1.0)
+    return v[np.ceil(-eps / h - 1e-12).astype(np.int64) - kmin]
+
+
 def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *, span: float | None = None,
                             pad: float | None = None, tail_share: float = 1e-2, widen: int = 3,
                             slack: float = 0.0) -> dict:
     r"""Upper bound on :math:`\delta^*(\varepsilon)` of the ``steps``-step adaptive game over ``menu`` (a proven
-    bound when the menu dominates every step, §7b): the block pair B of :func:`profile_pair` from the
-    ``block``-step game's profile, composed :math:`\lceil steps/block \rceil` times (docs §7n, Lemma B).
+    bound when the menu dominates every step, §7b): with steps = q·block + r (0 <= r < block), the block pair B_m
+    of :func:`profile_pair` from the ``block``-step game's profile composed q times, and the pair B_r of the
+    r-step game's profile once (docs §7n, Lemma B; §7o: the blocks need not be equal).
 
-    ``span``: the block's profile is read on [-span, span] (default: the block's spread); beyond it the pair
-    puts the read value at +infinity, which costs at most ⌈steps/block⌉ u(span) in δ (returned as ``tail``).
+    ``span``: the blocks' profiles are read on [-span, span] (default: the block's spread); beyond it a pair
+    puts the read value at +infinity, which costs at most q u_m(span) + u_r(span) in δ (returned as ``tail``).
     While that exceeds ``tail_share`` times the smallest δ returned, the span is doubled (at most ``widen``
     times, and only while each doubling halves the tail; every attempt is a proven bound, the one with the smallest
-    tail is returned). Returns {"eps", "delta", "blocks", "tail",
-    "span", "pair", "seconds"}. ``slack``: as in :func:`block_profile` (a pruned menu's per-step price)."""
+    tail is returned). Returns {"eps", "delta", "blocks" (q, plus 1 if r > 0), "remainder" (r), "tail",
+    "span", "pair", "pair_r" (None if r = 0), "seconds"}. ``slack``: as in :func:`block_profile` (a pruned menu's
+    per-step price)."""
     if not 1 <= block <= steps:
         raise InvalidParameter(f"block must lie in [1, steps] = [1, {steps}], got {block}")
     started = time.perf_counter()
     span = loss_spread(menu, block, h) if span is None else span
-    blocks = math.ceil(steps / block)
+    full, rem = divmod(steps, block)
+    eps = np.atleast_1d(np.asarray(eps, dtype=float))
     best = None
     for attempt in range(widen + 1):
-        k, u = block_profile(menu, block, h, span, pad, slack)
-        pair = profile_pair(k, u, h)
-        res = game_delta({"B": pair}, blocks, h, eps, mode="upper")
-        tail = blocks * pair.inf_mass
+        pair = profile_pair(*block_profile(menu, block, h, span, pad, slack), h)
+        pair_r = profile_pair(*block_profile(menu, rem, h, span, pad, slack), h) if rem else None
+        delta = compose_upper([(pair, full)] + ([(pair_r, 1)] if rem else []), h, eps)
+        tail = full * pair.inf_mass + (pair_r.inf_mass if rem else 0.0)
         if best is not None and tail > 0.5 * best[1]:
             break  # widening no longer halves the tail: the FFT's error floor, not the span, sets it
-        best = (res, tail, span, pair)
-        if tail <= tail_share * float(np.min(res["delta"])):
+        best = (delta, tail, span, pair, pair_r)
+        if tail <= tail_share * float(np.min(delta)):
             break
         span *= 2.0
-    res, tail, span, pair = best
-    return {"eps": res["eps"], "delta": res["delta"], "blocks": blocks, "tail": tail, "span": span,
-            "pair": pair, "seconds": time.perf_counter() - started}
+    delta, tail, span, pair, pair_r = best
+    return {"eps": eps, "delta": delta, "blocks": full + (1 if rem else 0), "remainder": rem, "tail": tail,
+            "span": span, "pair": pair, "pair_r": pair_r, "seconds": time.perf_counter() - started}
 
 
 def charged_cover_menu(g: float, sigma: float, h: float, n_cells: int, *, rates, costs,

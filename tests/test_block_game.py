@@ -116,3 +116,31 @@ def test_upper_window_bottom_uses_the_monotone_value():
     narrow = ag.game_delta({"S": s}, steps, h, eps, mode="upper", window=(-1.3, 3.0))["delta"][0]
     assert narrow >= wide - 1e-15
     assert narrow < 1.0
+
+
+@pytest.mark.parametrize("steps,block", [(7, 3), (8, 3), (5, 2)])
+def test_remainder_block_over_s_is_the_composition_of_s(steps, block):
+    """T = q m + r with r > 0: q blocks of m and one block of r over the menu {S} give back the T-fold composition of
+    S from above (and not above it by more than the tail and rounding)."""
+    g, sigma, h = 0.2, 1.0, 5e-3
+    s = ag.order_grids(g, sigma, h, 1e-14 / steps)["S"]
+    eps = np.array([0.5, 1.0, 2.0])
+    direct = ag.game_delta({"S": s}, steps, h, eps, mode="upper")["delta"]
+    res = bg.block_composition_upper({"S": s}, steps, block, h, eps)
+    assert res["remainder"] == steps % block and res["blocks"] == steps // block + 1
+    assert np.all(res["delta"] >= direct - 1e-12)
+    assert np.all(res["delta"] <= direct * (1.0 + 1e-6) + res["tail"] + 1e-10)
+
+
+@pytest.mark.parametrize("steps,block", [(11, 3), (12, 5)])
+def test_remainder_block_is_above_the_game_and_below_padded_blocks(steps, block):
+    """Two orders' menu, T not a multiple of m: the remainder composition is never below the full per-step game and
+    never above ceil(T/m) full blocks (the padded construction it replaces)."""
+    g, sigma, h = 0.3, 1.0, 5e-3
+    menu = dict(ag.order_grids(g, sigma, h, 1e-14 / steps)["upper"])
+    eps = np.array([0.5, 1.5])
+    full = ag.game_delta(menu, steps, h, eps, mode="upper")["delta"]
+    res = bg.block_composition_upper(menu, steps, block, h, eps)
+    assert np.all(res["delta"] >= full - 1e-12)
+    padded = bg.block_composition_upper(menu, block * math.ceil(steps / block), block, h, eps)["delta"]
+    assert np.all(res["delta"] <= padded + 1e-12)
