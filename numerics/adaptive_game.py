@@ -369,6 +369,17 @@ def loss_spread(menu: dict, steps: int, h: float) -> float:
     return 12.0 * sd * math.sqrt(steps) + steps * mean + 10 * h
 
 
+def terminal_values(k: np.ndarray, h: float, mode: str) -> np.ndarray:
+    """V_T(kh) = (1 - e^{-kh})_+ on the lattice, raised by 2u in upper mode (the rounding of expm1)."""
+    v = np.clip(-np.expm1(-np.maximum(k * h, 0.0)), 0.0, 1.0)
+    return np.minimum(v + 2 * _U, 1.0) if mode == "upper" else v
+
+
+def read_index(eps: np.ndarray, h: float, mode: str) -> np.ndarray:
+    """Lattice index at which δ(ε) is read: L = -ε rounded up (upper) or down (lower); V is nondecreasing in L."""
+    return (np.ceil(-eps / h - 1e-12) if mode == "upper" else np.floor(-eps / h + 1e-12)).astype(np.int64)
+
+
 def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tuple[float, float] | None = None,
                record_choices: bool = False, record_policy: bool = False, slack: float = 0.0) -> dict:
     r"""Value of the adaptive game over ``menu`` (name -> GridPLD on the lattice h), ``steps`` per-step
@@ -399,10 +410,8 @@ def game_delta(menu: dict, steps: int, h: float, eps, *, mode: str, window: tupl
         window = (-float(eps.max()) - spread, spread)
     kmin, kmax = math.floor(window[0] / h), math.ceil(window[1] / h)
     k = np.arange(kmin, kmax + 1)
-    v = np.clip(-np.expm1(-np.maximum(k * h, 0.0)), 0.0, 1.0)
-    if mode == "upper":
-        v = np.minimum(v + 2 * _U, 1.0)
-    read = (np.ceil(-eps / h - 1e-12) if mode == "upper" else np.floor(-eps / h + 1e-12)).astype(np.int64)
+    v = terminal_values(k, h, mode)
+    read = read_index(eps, h, mode)
     if (read < kmin).any() or (read > kmax).any():
         raise InvalidParameter("game_delta: an epsilon lies outside the window")
     chosen, policy = [], []

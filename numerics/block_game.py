@@ -27,7 +27,7 @@ import time
 import mpmath
 import numpy as np
 
-from .adaptive_game import _U, _expect, game_delta, loss_spread
+from .adaptive_game import _expect, game_delta, loss_spread, read_index, terminal_values
 from .errors import InvalidParameter
 from .pld import GridPLD
 
@@ -143,11 +143,11 @@ def compose_upper(schedule, h: float, eps) -> np.ndarray:
     spread = sum(loss_spread({"B": pair}, c, h) for pair, c in schedule)
     kmin, kmax = math.floor((-float(eps.max()) - spread) / h), math.ceil(spread / h)
     k = np.arange(kmin, kmax + 1)
-    v = np.minimum(np.clip(-np.expm1(-np.maximum(k * h, 0.0)), 0.0, 1.0) + 2 * _U, 1.0)
+    v = terminal_values(k, h, "upper")
     for pair, c in schedule:
         for _ in range(c):
             v = np.clip(_expect(v, kmin, h, pair, "upper"), 0.0, 1.0)
-    return v[np.ceil(-eps / h - 1e-12).astype(np.int64) - kmin]
+    return v[read_index(eps, h, "upper") - kmin]
 
 
 def block_composition_upper(menu: dict, steps: int, block: int, h: float, eps, *, span: float | None = None,
