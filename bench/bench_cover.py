@@ -354,3 +354,29 @@ def price_table(cases=None) -> str:
         lines.append(f"| {r['case']} | {r['n_cells']} | {r['sym']:.6g}, {r['sym_delta']:.4g} | {r['low']:.6g} | "
                      f"{r['start_eps']:.6g} -> {r['best_eps']:.6g} | {per} | x({ratio}) | {r['cpu']:.0f} |")
     return "\n".join(lines) + "\n"
+
+
+#: §7r: the charge (cost · w, δ per unit weight used at every step) of the PQ cell at the headline setting, N cells per
+#: angle: case -> (g, sigma, T, eps at which the prices are taken, price lattice, β grid (log β_max, n), N's).
+#: The prices take about 5 CPU min (five T = 1e4 games on a lattice of 6.4e-3); each N is one slack profile and an LP.
+PQ_CHARGE = {"G1": (64 / 60000, 1.1, 10_000, 3.9, 6.4e-3, (15.0, 1200), (16, 32, 64, 128, 256, 512))}
+
+
+def pq_charge_table(cases=None) -> str:
+    """Markdown rows: per N, the PQ cell's LP weights' sum and its charge cost · w (first-order δ if the PQ corner is
+    played at every step), the prices of the charge pairs S_{1.25g}, S_{1.5g}, S_{2g}, S_{4g}, G (docs §7r)."""
+    lines = ["| case | prices S_1.25g, S_1.5g, S_2g, S_4g, G | N | PQ cell sum w | PQ cell charge | CPU s |",
+             "|---|---|---|---|---|---|"]
+    for name in cases or list(PQ_CHARGE):
+        g, sigma, steps, eps, hp, (lbm, nb), cells = PQ_CHARGE[name]
+        rates = tuple(x * g for x in (1.25, 1.5, 2.0, 4.0)) + (1.0,)
+        costs = ag.charge_costs(g, sigma, steps, eps, hp, ag.charge_grids(g, sigma, rates, hp))
+        for n_cells in cells:
+            c0 = time.process_time()
+            step = 2.0 * math.pi / n_cells
+            i = n_cells // 2
+            w = ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
+                                log_beta_max=lbm, n_beta=nb)
+            lines.append(f"| {name} | {', '.join(f'{c:.3g}' for c in costs)} | {n_cells} | {np.sum(w):.3g} | "
+                         f"{costs @ w:.3g} | {time.process_time() - c0:.1f} |")
+    return "\n".join(lines) + "\n"

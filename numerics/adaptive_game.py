@@ -570,10 +570,11 @@ def with_replacement_counterexample(*, b: int, n: int, sigma: float, others, log
 # a proven finite cover of the triangle family (docs/replace_one.md §7i, route 1 of §7e)
 # --------------------------------------------------------------------------------------------------
 
-def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: float = 12.0) -> float:
+def _wedge_moment(s, psi: float, sigma: float, n: int = 1500, reach: float = 12.0):
     r"""Upper bound on :math:`\sup_{A \subseteq W} |E[f(Z); Z \in A]|`, Z standard normal in the plane,
     :math:`f = (Z_t^2 - 1)/\sigma^2 - Z_u/\sigma` (:math:`\partial_\theta^2 \varphi / \varphi`, §7i step 3),
-    W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4).
+    W = {z: <z, e> > s for some unit e in an arc of width ``psi``} (§7i step 4). ``s`` a number (returns a float) or
+    an array of thresholds (returns one bound per threshold; one vectorised sum, §7r).
 
     Two bounds, the smaller is returned. (i) Whole plane: E f = 0, so for every event A,
     :math:`|E[f; A]| \le E[f_+] = E[f_-] = E|f|/2 \le (E|Z_t^2 - 1|/\sigma^2 + E|Z_u|/\sigma)/2`
@@ -586,20 +587,23 @@ def _wedge_moment(s: float, psi: float, sigma: float, n: int = 1500, reach: floa
     # E|Z^2 - 1| = 4 φ(1), E|Z| = sqrt(2/π); halved because f has mean 0 (the optimal A takes f_+ only)
     full = 0.5 * (4.0 * math.exp(-0.5) / math.sqrt(2.0 * math.pi) / sigma ** 2
                   + math.sqrt(2.0 / math.pi) / sigma) * (1.0 + 1e-12)
-    if s <= 0.0:
-        return full
-    a = max(s, 0.0)
-    r = np.linspace(a, a + reach, n + 1)
-    lo, hi = r[:-1], r[1:]
-    peak = np.clip(1.0, lo, hi)
-    dens = peak * np.exp(-0.5 * peak ** 2)
-    frac = np.minimum(1.0, (psi + 2.0 * np.arccos(np.minimum(1.0, a / hi))) / (2.0 * math.pi))
-    body = float(np.sum(dens * ((hi ** 2 + 1.0) / sigma ** 2 + hi / sigma) * frac * (hi - lo)))
-    big = a + reach
-    e = math.exp(-0.5 * big * big)
-    tail = ((big * big + 2.0) * e + e) / sigma ** 2 \
-        + (big * e + math.sqrt(2.0 * math.pi) * float(ndtr(-big))) / sigma
-    return min(full, (body + tail) * (1.0 + 1e-9))
+    scalar = np.ndim(s) == 0
+    s = np.atleast_1d(np.asarray(s, dtype=float))
+    out = np.full(s.shape, full)
+    pos = s > 0.0
+    if pos.any():
+        a = s[pos][:, None]
+        r = a + np.linspace(0.0, reach, n + 1)[None, :]  # any partition of [a, a + reach] gives an upper sum
+        lo, hi = r[:, :-1], r[:, 1:]
+        peak = np.clip(1.0, lo, hi)
+        dens = peak * np.exp(-0.5 * peak ** 2)
+        frac = np.minimum(1.0, (psi + 2.0 * np.arccos(np.minimum(1.0, a / hi))) / (2.0 * math.pi))
+        body = np.sum(dens * ((hi ** 2 + 1.0) / sigma ** 2 + hi / sigma) * frac * (hi - lo), axis=1)
+        big = r[:, -1]
+        e = np.exp(-0.5 * big * big)
+        tail = ((big * big + 2.0) * e + e) / sigma ** 2 + (big * e + math.sqrt(2.0 * math.pi) * ndtr(-big)) / sigma
+        out[pos] = np.minimum(full, (body + tail) * (1.0 + 1e-9))
+    return float(out[0]) if scalar else out
 
 
 def _chord_range(a: float, b: float) -> tuple[float, float]:
@@ -628,43 +632,41 @@ def _projection_floor(cu: tuple[float, float], cv: tuple[float, float]) -> float
     return max(centre - (cu[1] - cu[0]) - 0.5 * (cv[1] - cv[0]) - 1e-12, -2.0)
 
 
-def cell_slack(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float],
-               beta: float, beta_hi: float) -> float:
+def cell_slack(g: float, sigma: float, cu: tuple[float, float], cv: tuple[float, float], beta, beta_hi):
     r"""Upper bound, for every :math:`\beta' \in [\beta, \beta_{hi}]` (beta >= 1), on the slack
     :math:`(\kappa_u \Delta_u^2 + \kappa_v \Delta_v^2)/8` of §7i Lemma C on the cell
     ``cu`` x ``cv`` = [θu0, θu1] x [θv0, θv1] (w at angle 0): κ_u bounds
     :math:`|\partial^2_{\theta_u} P_{\theta_u}(A)|` and κ_v bounds :math:`\beta' |\partial^2_{\theta_v} Q_{\theta_v}(A)|`
     over every event A inside the union of the optimal events of the cell's members (§7i steps 4-5).
-    The regions shrink as β grows, so the thresholds are taken at ``beta`` and the factor β at ``beta_hi``."""
+    The regions shrink as β grows, so the thresholds are taken at ``beta`` and the factor β at ``beta_hi``.
+    ``beta``, ``beta_hi``: numbers (returns a float) or arrays of the intervals' ends (one slack per interval)."""
+    scalar = np.ndim(beta) == 0
+    beta, beta_hi = np.atleast_1d(np.asarray(beta, float)), np.atleast_1d(np.asarray(beta_hi, float))
     du, dv = cu[1] - cu[0], cv[1] - cv[0]
     p_lo, p_hi = _chord_range(*cu)
     d_lo, d_hi = _chord_range(cu[0] - cv[1], cu[1] - cv[0])
     psi_p = 2.0 * math.pi if p_lo == 0.0 else du / 2.0
     psi_d = 2.0 * math.pi if d_lo == 0.0 else (du + dv) / 2.0
-    # P-part: the optimal event lies in {g phi(y - u) > (beta - 1)(1 - g) phi(y - w)} (§7i step 4)
-    c = (beta - 1.0) * (1.0 - g) / g
-    if c <= 0.0 or (c <= 1.0 and p_lo == 0.0):
-        s = -math.inf
-    elif c <= 1.0:
-        s = sigma * math.log(c) / p_lo - p_hi / (2.0 * sigma)
-    else:
-        s = sigma * math.log(c) / p_hi - p_hi / (2.0 * sigma)
-    # Q-part: it lies in {phi(y - u) > beta phi(y - v)}
-    lb = math.log(beta)
-    if lb == 0.0:
-        t = d_lo / (2.0 * sigma)
-    else:
-        dstar = min(max(sigma * math.sqrt(2.0 * lb), d_lo), d_hi)
-        t = sigma * lb / dstar + dstar / (2.0 * sigma)
-    # each optimal event lies in BOTH regions; seen from the other centre each is again a rounded wedge
-    # (§7i step 5), so each κ takes the smaller of the two moments
-    s_d = sigma * lb / d_hi - d_hi / (2.0 * sigma) if d_hi > 0.0 else math.inf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # P-part: the optimal event lies in {g phi(y - u) > (beta - 1)(1 - g) phi(y - w)} (§7i step 4)
+        c = (beta - 1.0) * (1.0 - g) / g
+        log_c = np.log(np.where(c > 0.0, c, 1.0))
+        s = np.where(c <= 1.0, sigma * log_c / p_lo, sigma * log_c / p_hi) - p_hi / (2.0 * sigma)
+        s = np.where((c <= 0.0) | ((c <= 1.0) & (p_lo == 0.0)), -math.inf, s)
+        # Q-part: it lies in {phi(y - u) > beta phi(y - v)}
+        lb = np.log(beta)
+        dstar = np.clip(sigma * np.sqrt(2.0 * lb), d_lo, d_hi)
+        t = np.where(lb == 0.0, d_lo / (2.0 * sigma), sigma * lb / dstar + dstar / (2.0 * sigma))
+        # each optimal event lies in BOTH regions; seen from the other centre each is again a rounded wedge
+        # (§7i step 5), so each κ takes the smaller of the two moments
+        s_d = sigma * lb / d_hi - d_hi / (2.0 * sigma) if d_hi > 0.0 else np.full(beta.shape, math.inf)
     f_lo = _projection_floor(cu, cv)
-    kappa_u = g * min(_wedge_moment(s - du / sigma, psi_p, sigma),
-                      _wedge_moment(s_d - du / sigma, psi_d, sigma))
-    kappa_v = beta_hi * g * min(_wedge_moment(t - dv / sigma, psi_d, sigma),
-                                _wedge_moment(s + (f_lo - dv) / sigma, psi_p, sigma))
-    return (kappa_u * du * du + kappa_v * dv * dv) / 8.0
+    kappa_u = g * np.minimum(_wedge_moment(s - du / sigma, psi_p, sigma),
+                             _wedge_moment(s_d - du / sigma, psi_d, sigma))
+    kappa_v = beta_hi * g * np.minimum(_wedge_moment(t - dv / sigma, psi_d, sigma),
+                                       _wedge_moment(s + (f_lo - dv) / sigma, psi_p, sigma))
+    out = (kappa_u * du * du + kappa_v * dv * dv) / 8.0
+    return float(out[0]) if scalar else out
 
 
 # Lemma C's curvature bound over the intersection of two rounded wedges, with the split f = f_+ - f_- and the
@@ -832,8 +834,8 @@ def cell_slack_profile(g: float, sigma: float, cu: tuple[float, float], cv: tupl
     """Per β interval [β_k, β_{k+1}], the larger of Lemma C's slack on the cell and on its swap (θv, θu) (the swap
     covers α < 1, §7i step 6): what the charge pairs must pay for on that interval. ``sharp``: the curvature bounds of
     §7l (:func:`_sharp_slack`, both proven, the smaller taken); False: §7i's :func:`cell_slack` alone."""
-    old = np.array([max(cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]),
-                        cell_slack(g, sigma, cv, cu, betas[k], betas[k + 1])) for k in range(len(betas) - 1)])
+    old = np.maximum(cell_slack(g, sigma, cu, cv, betas[:-1], betas[1:]),
+                     cell_slack(g, sigma, cv, cu, betas[:-1], betas[1:]))
     if not sharp:
         return old
     new = np.maximum(_sharp_slack(g, sigma, cu, cv, betas), _sharp_slack(g, sigma, cv, cu, betas))
@@ -861,10 +863,17 @@ def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5
     w = np.array([float(np.max(r[best == i] / f[i, best == i])) if (best == i).any() else 0.0
                   for i in range(len(f))])
     if len(f) > 1:
-        res = linprog(np.asarray(cost, float), A_ub=np.vstack([-f.T, np.ones((1, len(f)))]),
-                      b_ub=np.append(-r, cap), bounds=(0.0, None), method="highs")
+        # Scaled (§7r): the slacks divided by their largest, R, and row k by its slack (rhs 1). Unscaled, slacks below
+        # the solver's feasibility tolerance (1e-7; at g ~ 1e-3 every slack is) let w ≈ 0 pass as optimal and the
+        # fallback, far dearer, was taken. Entries are capped at 1e12 (a smaller coefficient only asks for more
+        # weight: the far-tail rows, whose slacks are 1e-12 of the largest and less, then cost weights ~1e-12 R).
+        scale = float(r.max())
+        with np.errstate(over="ignore"):
+            a = np.minimum(f / (r / scale), 1e12)
+        res = linprog(np.asarray(cost, float), A_ub=np.vstack([-a.T, np.ones((1, len(f)))]),
+                      b_ub=np.append(-np.ones(len(r)), cap / scale), bounds=(0.0, None), method="highs")
         if res.status == 0 and (res.x @ f > 0.0).all():
-            w = np.clip(res.x, 0.0, None)
+            w = np.clip(res.x, 0.0, None) * scale
     return w * max(1.0, float(np.max(r / (w @ f)))) * (1.0 + 1e-12)
 
 

@@ -453,6 +453,38 @@ def test_charge_weights_cover_the_slack_and_one_pair_is_tau():
         assert abs(tau - float(np.max(slack / floors[-1]))) <= 1e-9 * tau
 
 
+def test_charge_weights_do_not_depend_on_the_slacks_scale():
+    """Section 7r: the LP is solved scaled, so slacks far below the solver's tolerance (g ~ 1e-3: every slack is)
+    get the weights of the same slacks scaled up, scaled down, and never the fallback's dearer answer. Slacks of
+    three cells at g = 0.05 multiplied by 1e-12 and 1e-300; the optimum (by an independent solve at the unit scale)
+    is matched to 1e-6 in cost, and the weights cover the slack."""
+    g, sigma = 0.05, 1.5
+    rates = (0.0625, 0.1, 0.2, 1.0)
+    betas, floors = ag.charge_floors(g, sigma, rates)
+    step = 2 * math.pi / 16
+    cost = np.array([1e-3, 6e-3, 4e-2, 2.0])
+    for i, j in [(8, 0), (3, 10), (7, 8)]:
+        slack = ag.cell_slack_profile(g, sigma, (i * step, (i + 1) * step), (j * step, (j + 1) * step), betas)
+        ref = cost @ ag.charge_weights(slack, floors, cost)
+        for scale in (1e-12, 1e-300):
+            w = ag.charge_weights(slack * scale, floors, cost)
+            assert (w >= 0).all() and (w @ floors >= slack * scale).all()
+            assert abs(cost @ w / scale - ref) <= 1e-6 * ref
+
+
+def test_cell_slack_vectorised_is_the_per_interval_bound():
+    """Section 7r step 6: cell_slack over arrays of beta intervals gives, interval by interval, the bound computed for
+    that interval alone (every branch: beta = 1, c <= 1 and c > 1 of step 4, cells where p or d can vanish)."""
+    for g, sigma in [(0.05, 1.759), (64 / 60000, 1.1), (0.3, 1.0)]:
+        betas = np.exp(np.linspace(0.0, 9.0, 41))
+        for n, (i, j) in [(32, (16, 0)), (16, (3, 10)), (8, (0, 0)), (16, (8, 8))]:
+            u = 2 * math.pi / n
+            cu, cv = (i * u, (i + 1) * u), (j * u, (j + 1) * u)
+            vec = ag.cell_slack(g, sigma, cu, cv, betas[:-1], betas[1:])
+            one = [ag.cell_slack(g, sigma, cu, cv, betas[k], betas[k + 1]) for k in range(40)]
+            assert np.array_equal(vec, np.array(one))
+
+
 def test_charged_cover_inequality_holds_on_sampled_members():
     """Theorem C'' (section 7k): on a partition with hanging nodes, every member is dominated by the bilinear mixture
     of its cell's corner pairs (1 - sum w - eta) K_c + sum_i w_i S_{r_i} + eta B_inf, w the corner weights of
