@@ -431,40 +431,39 @@ def test_charge_floor_is_below_the_exact_advantage_over_members():
                     assert s_lo - _profile(g, sigma, tu, tv, 1.0 / beta) >= floors[i, k] / beta - 1e-10
 
 
-def test_charge_weights_cover_the_slack_and_one_pair_is_tau():
-    """The weights returned cover the slack on every beta interval (recomputed here), respect the cap when the
-    linear programme is feasible, cost no more than any single feasible charge pair; with G alone they give tau."""
+def _charge_lp_cells():
+    """Three cells of the 16 x 16 partition at g = 0.05, sigma = 1.5 with their slack profiles, the floors of four
+    charge rates including G, and prices: (cu, cv, slack, floors, cost) per cell."""
     g, sigma = 0.05, 1.5
-    rates = (0.0625, 0.1, 0.2, 1.0)
-    betas, floors = ag.charge_floors(g, sigma, rates)
+    betas, floors = ag.charge_floors(g, sigma, (0.0625, 0.1, 0.2, 1.0))
     step = 2 * math.pi / 16
     cost = np.array([1e-3, 6e-3, 4e-2, 2.0])
     for i, j in [(8, 0), (3, 10), (7, 8)]:
         cu, cv = (i * step, (i + 1) * step), (j * step, (j + 1) * step)
-        slack = ag.cell_slack_profile(g, sigma, cu, cv, betas)
+        yield cu, cv, ag.cell_slack_profile(g, sigma, cu, cv, betas), floors, cost
+
+
+def test_charge_weights_cover_the_slack_and_one_pair_is_tau():
+    """The weights returned cover the slack on every beta interval (recomputed here), respect the cap when the
+    linear programme is feasible, cost no more than any single feasible charge pair; with G alone they give tau."""
+    for cu, cv, slack, floors, cost in _charge_lp_cells():
         w = ag.charge_weights(slack, floors, cost)
         assert (w >= 0).all() and (w @ floors >= slack).all()
-        singles = [float(np.max(slack / floors[r])) for r in range(len(rates)) if (floors[r] > 0).all()]
+        singles = [float(np.max(slack / floors[r])) for r in range(len(floors)) if (floors[r] > 0).all()]
         feasible = [cost[r] * s for r, s in enumerate(singles) if s <= 0.5]
         if feasible:
             assert w.sum() <= 0.5 * (1 + 1e-9)
             assert cost @ w <= min(feasible) * (1 + 1e-6)
-        tau = ag.cell_tau(g, sigma, cu, cv)
+        tau = ag.cell_tau(0.05, 1.5, cu, cv)
         assert abs(tau - float(np.max(slack / floors[-1]))) <= 1e-9 * tau
 
 
 def test_charge_weights_do_not_depend_on_the_slacks_scale():
     """Section 7r: the LP is solved scaled, so slacks far below the solver's tolerance (g ~ 1e-3: every slack is)
-    get the weights of the same slacks scaled up, scaled down, and never the fallback's dearer answer. Slacks of
-    three cells at g = 0.05 multiplied by 1e-12 and 1e-300; the optimum (by an independent solve at the unit scale)
-    is matched to 1e-6 in cost, and the weights cover the slack."""
-    g, sigma = 0.05, 1.5
-    rates = (0.0625, 0.1, 0.2, 1.0)
-    betas, floors = ag.charge_floors(g, sigma, rates)
-    step = 2 * math.pi / 16
-    cost = np.array([1e-3, 6e-3, 4e-2, 2.0])
-    for i, j in [(8, 0), (3, 10), (7, 8)]:
-        slack = ag.cell_slack_profile(g, sigma, (i * step, (i + 1) * step), (j * step, (j + 1) * step), betas)
+    get the weights of the same slacks at unit scale, scaled down, never the fallback's dearer answer (unscaled, the
+    slacks x 1e-12 took the fallback, 3.1-5.5x dearer, in all three cells). Slacks of three cells x 1e-12 and x 1e-300: the cost, divided by the
+    scale, is that at unit scale to 1e-6, and the weights cover the slack."""
+    for _, _, slack, floors, cost in _charge_lp_cells():
         ref = cost @ ag.charge_weights(slack, floors, cost)
         for scale in (1e-12, 1e-300):
             w = ag.charge_weights(slack * scale, floors, cost)
