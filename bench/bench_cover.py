@@ -22,6 +22,7 @@ import numpy as np
 
 from numerics import adaptive_game as ag
 from numerics.adaptive import choose_grid
+from numerics.cover_accountant import RATE_MULTIPLES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_adaptive_game import CASES, _bounds, _eps_read, _w  # noqa: E402
@@ -240,13 +241,19 @@ def _seed_window(g: float, sigma: float, steps: int, value: float, h: float, nam
     return np.arange(math.floor((top - below) / h), math.ceil((top + above) / h) + 1) * h
 
 
-def pq_weight_sum(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float, n_beta: int) -> float:
-    """Σ w of the cell whose corner is PQ (u at π, v at w: cells [π, π + 2π/N] x [0, 2π/N]), the charge the
-    policy's favourite corner carries (a diagnostic, docs §7m step 7)."""
+def pq_cell_weights(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float,
+                    n_beta: int) -> np.ndarray:
+    """The LP weights of the cell whose corner is PQ (u at π, v at w: cells [π, π + 2π/N] x [0, 2π/N]): the charge the
+    policy's favourite corner carries (a diagnostic, docs §7m step 7, §7r)."""
     step = 2.0 * math.pi / n_cells
     i = n_cells // 2
-    return float(np.sum(ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
-                                        log_beta_max=log_beta_max, n_beta=n_beta)))
+    return ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
+                           log_beta_max=log_beta_max, n_beta=n_beta)
+
+
+def pq_weight_sum(g: float, sigma: float, n_cells: int, rates, costs, log_beta_max: float, n_beta: int) -> float:
+    """Σ w of :func:`pq_cell_weights`."""
+    return float(np.sum(pq_cell_weights(g, sigma, n_cells, rates, costs, log_beta_max, n_beta)))
 
 
 def run_fine_case(name: str, log=print) -> dict:
@@ -369,14 +376,11 @@ def pq_charge_table(cases=None) -> str:
              "|---|---|---|---|---|---|"]
     for name in cases or list(PQ_CHARGE):
         g, sigma, steps, eps, hp, (lbm, nb), cells = PQ_CHARGE[name]
-        rates = tuple(x * g for x in (1.25, 1.5, 2.0, 4.0)) + (1.0,)
+        rates = tuple(x * g for x in RATE_MULTIPLES) + (1.0,)
         costs = ag.charge_costs(g, sigma, steps, eps, hp, ag.charge_grids(g, sigma, rates, hp))
         for n_cells in cells:
             c0 = time.process_time()
-            step = 2.0 * math.pi / n_cells
-            i = n_cells // 2
-            w = ag.cell_weights(g, sigma, (i * step, (i + 1) * step), (0.0, step), rates=rates, cost=costs,
-                                log_beta_max=lbm, n_beta=nb)
+            w = pq_cell_weights(g, sigma, n_cells, rates, costs, lbm, nb)
             lines.append(f"| {name} | {', '.join(f'{c:.3g}' for c in costs)} | {n_cells} | {np.sum(w):.3g} | "
                          f"{costs @ w:.3g} | {time.process_time() - c0:.1f} |")
     return "\n".join(lines) + "\n"
@@ -385,7 +389,7 @@ def pq_charge_table(cases=None) -> str:
 #: §7r step 5: the cover of Theorem C'' at the headline on a partition refined where a corner's first-order excess over
 #: PQ (its charge + K (chi(c)/chi_PQ - 1), chi the second-order term of a member's loss; a steering model only) exceeds
 #: a target. case -> (g, sigma, T, delta, lattice h, finest cells per angle m, starting side (units 2 pi/m), target, K,
-#: block, (log beta_max, n_beta)); rates (1.25, 1.5, 2, 4)g and G, prices charge_costs at eps 3.9 on the lattice 6.4e-3.
+#: block, (log beta_max, n_beta)); rates numerics.cover_accountant.RATE_MULTIPLES x g and G, prices charge_costs at eps 3.9 on the lattice 6.4e-3.
 #: About 60 CPU min at h 4e-4 (876 corner pairs, blocks of 100; the block game 0.04 CPU s per pair and step).
 GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200))}
 
@@ -431,7 +435,7 @@ def run_graded_case(name: str, log=print, fft_workers: int = 1) -> dict:
 
     from numerics import block_game as bg
     g, sigma, steps, delta, h, m, start, target, k, block, (lbm, nb) = GRADED[name]
-    rates = tuple(x * g for x in (1.25, 1.5, 2.0, 4.0)) + (1.0,)
+    rates = tuple(x * g for x in RATE_MULTIPLES) + (1.0,)
     c0 = time.process_time()
     costs = ag.charge_costs(g, sigma, steps, 3.9, 6.4e-3, ag.charge_grids(g, sigma, rates, 6.4e-3))
     part, _, corner_w = excess_partition(g, sigma, m, start, target, k, rates=rates, costs=costs, log_beta_max=lbm,
@@ -452,7 +456,9 @@ def run_graded_case(name: str, log=print, fft_workers: int = 1) -> dict:
                                              widen=0)
         ok = eps[res["delta"] <= delta]
         out[label] = {"eps": float(ok.min()) if len(ok) else math.inf, "tail": res["tail"],
-                      "delta_at_S": float(res["delta"][np.searchsorted(eps, 4.0729 - 1e-12)]),
                       "cpu": time.process_time() - c0}
+        # δ at {S}'s ε (the {S} menu runs first): how far each end is from crossing it
+        out[label]["delta_at_S"] = float(res["delta"][min(np.searchsorted(eps, out["{S}"]["eps"] - 1e-12),
+                                                          len(eps) - 1)])
         log(f"{name} {label}: eps <= {out[label]['eps']}")
     return out
