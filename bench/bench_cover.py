@@ -386,12 +386,15 @@ def pq_charge_table(cases=None) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: §7r step 5: the cover of Theorem C'' at the headline on a partition refined where a corner's first-order excess over
-#: PQ (its charge + K (chi(c)/chi_PQ - 1), chi the second-order term of a member's loss; a steering model only) exceeds
-#: a target. case -> (g, sigma, T, delta, lattice h, finest cells per angle m, starting side (units 2 pi/m), target, K,
-#: block, (log beta_max, n_beta)); rates numerics.cover_accountant.RATE_MULTIPLES x g and G, prices charge_costs at eps 3.9 on the lattice 6.4e-3.
-#: About 60 CPU min at h 4e-4 (876 corner pairs, blocks of 100; the block game 0.04 CPU s per pair and step).
-GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200))}
+#: §7r step 5 and §7s: the cover of Theorem C'' at the headline on a partition refined where a corner's first-order
+#: excess over PQ (its charge + K (chi(c)/chi_PQ - 1), chi the second-order term of a member's loss; a steering model
+#: only) exceeds a target, or a cell's weight on a charge pair exceeds its jump limit. case -> (g, sigma, T, delta,
+#: lattice h, finest cells per angle m, starting side (units 2 pi/m), target, K, block, (log beta_max, n_beta), eps at
+#: which prices and limits are read, jump tolerance); rates numerics.cover_accountant.RATE_MULTIPLES x g and G, prices
+#: and limits from the two orders' block game (numerics.cover_prices.block_prices, jump_limits; about 3 CPU min).
+#: About 60 CPU min at h 4e-4 (951 corner pairs, blocks of 100; the block game 0.04 CPU s per pair and step) plus the
+#: slack profiles (about 25 CPU min cold).
+GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200), 4.0729, 1e-9)}
 
 
 def _chi(key, m: int, sigma: float) -> float:
@@ -403,52 +406,62 @@ def _chi(key, m: int, sigma: float) -> float:
 
 
 def excess_partition(g: float, sigma: float, m: int, start: int, target: float, k: float, *, rates, costs,
-                     log_beta_max: float, n_beta: int, slacks: dict | None = None):
+                     log_beta_max: float, n_beta: int, slacks: dict | None = None, limits=None):
     """A partition of the angle torus into squares (units 2π/m), from sides ``start``, split (with mirror images) until
     every cell and every corner has charge + k (chi/chi_PQ - 1) <= ``target`` or side 1 (§7r step 5: where the member
-    is far below PQ its corner may carry a larger charge and still not be played). Any partition is a cover (§7j), so
-    this only steers tightness and cost. Returns (partition, cell weights, corner weights)."""
+    is far below PQ its corner may carry a larger charge and still not be played), and (§7s) no cell's weight on a
+    charge pair exceeds its ``limits`` entry (the LP is asked for them; a cell whose LP cannot meet them is split).
+    Any partition is a cover (§7j), so this only steers tightness and cost. Returns (partition, cell weights, corner
+    weights)."""
     chi_pq = math.exp(4.0 / sigma ** 2) - 1.0
     part = {(i * start, j * start, start) for i in range(m // start) for j in range(m // start)}
     weights = {}
     while True:
         ag.fill_cell_weights(weights, part, m, g, sigma, rates=rates, costs=costs, log_beta_max=log_beta_max,
-                             n_beta=n_beta, slacks=slacks)
+                             n_beta=n_beta, slacks=slacks, limits=limits)
         corner_w = ag.partition_corner_weights(part, m, weights)
         bad = {c for c, w in corner_w.items() if float(costs @ np.atleast_1d(w)) + k * (_chi(c, m, sigma) / chi_pq - 1.0) > target}
         split = {cell for cell in part if cell[2] > 1 and (
             float(costs @ np.atleast_1d(weights[cell])) + k * (max(_chi(c, m, sigma) for c in ag._cell_corners(cell, m))
                                                               / chi_pq - 1.0) > target
-            or any(ag._corner_key(c, m) in bad for c in ag._cell_corners(cell, m)))}
+            or any(ag._corner_key(c, m) in bad for c in ag._cell_corners(cell, m))
+            or (limits is not None and bool((np.atleast_1d(weights[cell]) > np.asarray(limits) * (1 + 1e-9)).any())))}
         split |= {ag._mirror_cell(cell, m) for cell in split}
         if not split:
             return part, weights, corner_w
         part = (part - split) | {child for cell in split for child in ag._split(cell)}
 
 
-def run_graded_case(name: str, log=print, fft_workers: int = 1) -> dict:
+def run_graded_case(name: str, log=print, fft_workers: int = 1, slacks: dict | None = None) -> dict:
     """The proven upper end of :data:`GRADED` (Theorem C'' on :func:`excess_partition`, Lemma B through blocks, reads
     at every lattice eps of [3.8, 4.15]) beside {S} and the two orders' game through the same blocks (the latter an
     upper bound on that game only). The PQ and QP corners use the orders' 1-D connect-the-dots grids (they dominate
-    the same members); the menu is not pruned (a 298-pair run kept every pair)."""
+    the same members); the menu is not pruned (a 298-pair run kept every pair). ``slacks``: a cache of the cells'
+    slack profiles (:func:`numerics.adaptive_game.fill_cell_weights`)."""
     import scipy.fft
 
     from numerics import block_game as bg
-    g, sigma, steps, delta, h, m, start, target, k, block, (lbm, nb) = GRADED[name]
+    from numerics import cover_prices as cp
+    g, sigma, steps, delta, h, m, start, target, k, block, (lbm, nb), eps_p, tol = GRADED[name]
     rates = tuple(x * g for x in RATE_MULTIPLES) + (1.0,)
     c0 = time.process_time()
-    costs = ag.charge_costs(g, sigma, steps, 3.9, 6.4e-3, ag.charge_grids(g, sigma, rates, 6.4e-3))
-    part, _, corner_w = excess_partition(g, sigma, m, start, target, k, rates=rates, costs=costs, log_beta_max=lbm,
-                                         n_beta=nb)
     orders = ag.order_grids(g, sigma, h, 1e-14 / steps)
+    charges = ag.charge_grids(g, sigma, rates, h)
+    with scipy.fft.set_workers(fft_workers):
+        costs = cp.block_prices(orders["upper"], charges, steps=steps, block=block, h=h, eps=eps_p,
+                                weights=(1e-4,) * len(RATE_MULTIPLES) + (1e-8,))
+        limits = cp.jump_limits(orders["upper"], charges, steps=steps, block=block, h=h, eps=eps_p, tol=tol)
+    log(f"{name}: prices {costs}, limits {limits}")
+    part, _, corner_w = excess_partition(g, sigma, m, start, target, k, rates=rates, costs=costs, log_beta_max=lbm,
+                                         n_beta=nb, slacks=slacks, limits=limits)
     grids = {(m // 2, 0): orders["upper"]["PQ"], (0, m // 2): orders["upper"]["QP"]}
-    menu = ag.corner_menu(corner_w, m, g, sigma, h, (600, 600), ag.charge_grids(g, sigma, rates, h),
-                          ag._eta(g, sigma, lbm), ag.full_batch_grid(sigma, h, 1e-14), grids)
+    menu = ag.corner_menu(corner_w, m, g, sigma, h, (600, 600), charges, ag._eta(g, sigma, lbm),
+                          ag.full_batch_grid(sigma, h, 1e-14), grids)
     build = time.process_time() - c0
     log(f"{name}: {len(part)} cells, {len(menu)} corner pairs, {build:.0f} CPU s")
     eps = np.arange(math.floor(3.8 / h), math.ceil(4.15 / h) + 1) * h
-    out = {"case": name, "h": h, "cells": len(part), "menu": len(menu), "build_cpu": build,
-           "charge_pq": float(costs @ corner_w[(m // 2, 0)])}
+    out = {"case": name, "h": h, "cells": len(part), "menu": len(menu), "build_cpu": build, "reads": eps,
+           "charge_pq": float(costs @ corner_w[(m // 2, 0)]), "prices": costs, "limits": limits}
     for label, mn in [("{S}", {"S": orders["S"]}), ("two orders", dict(orders["upper"])), ("cover", menu)]:
         c0 = time.process_time()
         with scipy.fft.set_workers(fft_workers):
@@ -456,7 +469,7 @@ def run_graded_case(name: str, log=print, fft_workers: int = 1) -> dict:
                                              widen=0)
         ok = eps[res["delta"] <= delta]
         out[label] = {"eps": float(ok.min()) if len(ok) else math.inf, "tail": res["tail"],
-                      "cpu": time.process_time() - c0}
+                      "cpu": time.process_time() - c0, "delta": res["delta"]}
         # δ at {S}'s ε (the {S} menu runs first): how far each end is from crossing it
         out[label]["delta_at_S"] = float(res["delta"][min(np.searchsorted(eps, out["{S}"]["eps"] - 1e-12),
                                                           len(eps) - 1)])

@@ -842,10 +842,12 @@ def cell_slack_profile(g: float, sigma: float, cu: tuple[float, float], cv: tupl
     return np.minimum(old, new)
 
 
-def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5) -> np.ndarray:
+def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5, limits=None) -> np.ndarray:
     r"""Weights w >= 0, one per charge pair, with :math:`\sum_i w_i\, \mathrm{floors}_{ik} \ge \mathrm{slack}_k`
     for every β interval k and Σ w <= ``cap`` (the corner member keeps weight; the linear cost model is a first-order
-    one), minimising ``cost`` · w (§7k step 3; a linear programme, scipy's HiGHS). The solver's
+    one), minimising ``cost`` · w (§7k step 3; a linear programme, scipy's HiGHS). ``limits``: optional upper
+    bounds, one per charge pair, asked of the LP (§7s: a heavy-tailed charge's price is not linear in its weight);
+    when the LP cannot meet them the answer is the fallback below and may exceed them (the caller checks). The solver's
     answer is only a proposal: it is scaled up until every constraint holds in floating point with a 1e-12
     margin (which covers the rounding of the few-term sums), so its accuracy cannot affect soundness. One
     charge pair: w = max_k slack_k / floor_k (τ of §7i). No feasible w (a floor 0 where the slack is not):
@@ -871,7 +873,9 @@ def charge_weights(slack: np.ndarray, floors: np.ndarray, cost, cap: float = 0.5
         with np.errstate(over="ignore"):
             a = np.minimum(f / (r / scale), 1e12)
         res = linprog(np.asarray(cost, float), A_ub=np.vstack([-a.T, np.ones((1, len(f)))]),
-                      b_ub=np.append(-np.ones(len(r)), cap / scale), bounds=(0.0, None), method="highs")
+                      b_ub=np.append(-np.ones(len(r)), cap / scale), method="highs",
+                      bounds=[(0.0, None if limits is None or not math.isfinite(x) else x / scale)
+                              for x in (np.full(len(f), math.inf) if limits is None else limits)])
         if res.status == 0 and (res.x @ f > 0.0).all():
             w = np.clip(res.x, 0.0, None) * scale
     return w * max(1.0, float(np.max(r / (w @ f)))) * (1.0 + 1e-12)
@@ -1119,11 +1123,12 @@ def charge_costs(g: float, sigma: float, steps: int, eps: float, h: float, charg
 
 
 def fill_cell_weights(weights: dict, partition, m: int, g: float, sigma: float, *, rates, costs,
-                      log_beta_max: float, n_beta: int, slacks: dict | None = None) -> None:
+                      log_beta_max: float, n_beta: int, slacks: dict | None = None, limits=None) -> None:
     """Add to ``weights`` the charge weights (:func:`cell_weights`) of every cell (i, j, side) of ``partition``
     (units 2π/m) it lacks; a cell's mirror image has the same pairs, so its weights are reused. ``slacks``: a cache
     {cell: slack profile} read and filled here, so that new ``costs`` re-solve only the LPs (the slack, most of the
-    cost, does not depend on them)."""
+    cost, does not depend on them). ``limits``: upper bounds on each charge pair's weight, asked of the LP
+    (:func:`charge_weights`)."""
     unit = 2.0 * math.pi / m
     betas, floors = charge_floors(g, sigma, rates, log_beta_max, n_beta)
     slacks = {} if slacks is None else slacks
@@ -1137,7 +1142,7 @@ def fill_cell_weights(weights: dict, partition, m: int, g: float, sigma: float, 
             if cell not in slacks:
                 slacks[cell] = cell_slack_profile(g, sigma, (i * unit, (i + s) * unit), (j * unit, (j + s) * unit),
                                                   betas)
-            weights[cell] = charge_weights(slacks[cell], floors, np.asarray(costs, float))
+            weights[cell] = charge_weights(slacks[cell], floors, np.asarray(costs, float), limits=limits)
 
 
 def corner_menu(corner_w: dict, m: int, g: float, sigma: float, h: float, cells, charges, eta: float,

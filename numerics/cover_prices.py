@@ -17,6 +17,9 @@ The game's δ is not monotone in that objective (§7k step 8b). This module stee
   price moved by a factor, kept if the game's δ at the focus falls. Every iterate is a proven bound (its weights are
   feasible: the LP's proposal is scaled until every constraint holds, or replaced by the always-feasible single-pair
   weights); the returned δ is the elementwise minimum over the iterates, itself a proven bound.
+* :func:`block_prices`, :func:`jump_limits` (§7s) — prices and weight limits read off the two orders' block game, where
+  the headline's δ is decided: a charge's cost is what one extra action adds to that game's δ, and it is not linear
+  in the weight (a heavy-tailed charge behind a weak member costs nothing up to a threshold, then a lot).
 """
 from __future__ import annotations
 
@@ -26,7 +29,9 @@ import time
 import numpy as np
 
 from . import adaptive_game as ag
+from .block_game import block_composition_upper
 from .errors import InvalidParameter
+from .pld import GridPLD
 from .grid_dominance import prune_by_mixtures, prune_menu, step_slack
 
 
@@ -139,3 +144,50 @@ def price_search(ctx: dict, costs, *, focus: int = 0, secant_rounds: int = 2, pa
         if not gained:
             factor = math.sqrt(factor)
     return {"delta": delta, "best": best, "first": first, "history": history}
+
+
+#: The pair with P = Q (privacy loss 0): a member the adversary may always play (§7n (ii)).
+NULL_PAIR = GridPLD(0, np.ones(1), 0.0)
+
+
+def _block_delta(menu: dict, steps: int, block: int, h: float, eps: float) -> float:
+    """δ(eps) of the block game over ``menu`` (span 8 × the block's spread, not widened), steering only."""
+    res = block_composition_upper(menu, steps, block, h, [eps], span=8.0 * ag.loss_spread(menu, block, h), widen=0)
+    return float(res["delta"][0])
+
+
+def added_delta(base: dict, action, *, steps: int, block: int, h: float, eps: float, base_delta: float) -> float:
+    """What one extra ``action`` adds to the block game's δ(eps) over ``base`` (whose δ is ``base_delta``)."""
+    return _block_delta({**base, "added": action}, steps, block, h, eps) - base_delta
+
+
+def block_prices(orders: dict, charges, *, steps: int, block: int, h: float, eps: float, weights) -> np.ndarray:
+    r"""Per charge pair C_i, (δ of the block game over {PQ, QP, 0, (1 - w_i) PQ + w_i C_i} minus δ over {PQ, QP, 0})
+    / w_i at ``eps``: the price of weight on the strongest member, read where the headline's δ is decided (§7s; the
+    first-order :func:`numerics.adaptive_game.charge_costs` composes S_g non-adaptively instead). ``orders``: the
+    two orders' upper grids {"PQ", "QP"}. A heuristic for the LP: it cannot affect soundness."""
+    base = {**orders, "null": NULL_PAIR}
+    d0 = _block_delta(base, steps, block, h, eps)
+    return np.array([added_delta(base, ag.mix_grids([(1.0 - w, orders["PQ"]), (w, c)]), steps=steps, block=block,
+                                 h=h, eps=eps, base_delta=d0) / w for w, c in zip(weights, charges)])
+
+
+def jump_limits(orders: dict, charges, *, steps: int, block: int, h: float, eps: float, tol: float,
+                grid=np.geomspace(1e-14, 0.5, 40)) -> np.ndarray:
+    r"""Per charge pair C_i, the largest weight w of ``grid`` (bisection, assuming the added δ nondecreasing in w) at
+    which the jump action (1 - w) 0 + w C_i — the charge behind the weakest member, the null pair — adds at most
+    ``tol`` to the block game's δ over {PQ, QP, 0} at ``eps`` (§7s); 0 if even the smallest does not. A heuristic
+    (a steering limit for the LP), not a bound."""
+    base = {**orders, "null": NULL_PAIR}
+    d0 = _block_delta(base, steps, block, h, eps)
+    out = []
+    for c in charges:
+        def ok(w):
+            return added_delta(base, ag.mix_grids([(1.0 - w, NULL_PAIR), (w, c)]), steps=steps, block=block, h=h,
+                               eps=eps, base_delta=d0) <= tol
+        lo, hi = -1, len(grid)  # grid[lo] passes (or none), grid[hi] fails (or none)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if ok(float(grid[mid])) else (lo, mid)
+        out.append(float(grid[lo]) if lo >= 0 else 0.0)
+    return np.array(out)

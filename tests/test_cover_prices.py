@@ -89,3 +89,38 @@ def test_bad_prices_are_rejected():
         cp.priced_cover(ctx, [1.0])
     with pytest.raises(InvalidParameter):
         cp.priced_cover(ctx, [1.0, 0.0])
+
+
+def _small_block_setting():
+    g, sigma, h = 0.05, 1.5, 1e-2
+    orders = ag.order_grids(g, sigma, h, 1e-14)["upper"]
+    return orders, ag.charge_grids(g, sigma, (0.0625, 0.2, 1.0), h), dict(steps=20, block=10, h=h, eps=1.5)
+
+
+def test_jump_limits_are_the_last_grid_weight_within_tolerance():
+    """Section 7s: each limit is a grid weight whose jump action adds at most tol to the block game's delta over
+    {PQ, QP, 0}, and the next grid weight adds more (the bisection's claim, recomputed here with added_delta)."""
+    orders, charges, kw = _small_block_setting()
+    grid, tol = np.geomspace(1e-8, 0.5, 12), 1e-7
+    limits = cp.jump_limits(orders, charges, tol=tol, grid=grid, **kw)
+    base = {**orders, "null": cp.NULL_PAIR}
+    d0 = cp._block_delta(base, kw["steps"], kw["block"], kw["h"], kw["eps"])
+
+    def added(w, c):
+        return cp.added_delta(base, ag.mix_grids([(1.0 - w, cp.NULL_PAIR), (w, c)]), base_delta=d0, **kw)
+
+    for lim, c in zip(limits, charges):
+        at = int(np.searchsorted(grid, lim)) if lim > 0 else -1
+        if at >= 0:
+            assert grid[at] == lim and added(lim, c) <= tol
+        if at + 1 < len(grid):
+            assert added(float(grid[at + 1]), c) > tol
+
+
+def test_block_prices_are_finite_and_charge_more_for_heavier_pairs():
+    """Section 7s: the prices read off the block game are finite and positive, and grow with the charge pair's rate
+    (a pair at a higher rate dominates one at a lower rate, so behind the same member it can only add more)."""
+    orders, charges, kw = _small_block_setting()
+    prices = cp.block_prices(orders, charges, weights=(1e-3, 1e-3, 1e-6), **kw)
+    assert np.isfinite(prices).all() and (prices > 0).all()
+    assert (np.diff(prices) > 0).all()
