@@ -31,8 +31,8 @@ import numpy as np
 from . import adaptive_game as ag
 from .block_game import block_composition_upper
 from .errors import InvalidParameter
-from .pld import GridPLD
 from .grid_dominance import prune_by_mixtures, prune_menu, step_slack
+from .pld import GridPLD
 
 
 def cover_context(*, g: float, sigma: float, steps: int, eps, h: float, n_cells: int, rates,

@@ -795,16 +795,20 @@ def test_pruning_bad_input_is_refused():
     with pytest.raises(InvalidParameter):
         ag.game_delta({"a": a}, 2, h, [0.5], mode="lower", slack=1e-3)
 
+
 def test_charge_weights_respect_limits_or_still_cover():
     """Section 7s: limits on each charge pair's weight are asked of the LP. Where the LP can meet them its weights do
     and cost at least the unlimited optimum; where it cannot (here: no weight on G at all) the answer still covers the
     slack (soundness never depends on the limits) and the caller sees the excess."""
+    met = 0
     for _, _, slack, floors, cost in _charge_lp_cells():
         free = ag.charge_weights(slack, floors, cost)
         limits = np.append(np.full(len(floors) - 1, math.inf), 0.5 * free[-1])
         w = ag.charge_weights(slack, floors, cost, limits=limits)
         assert (w >= 0).all() and (w @ floors >= slack).all()
         if (w <= limits * (1 + 1e-9)).all():
+            met += free[-1] > 0.0  # a limit that binds (half the free weight on G) and is met
             assert cost @ w >= cost @ free * (1 - 1e-6)
         none = ag.charge_weights(slack, floors, cost, limits=np.append(np.full(len(floors) - 1, math.inf), 0.0))
         assert (none @ floors >= slack).all()
+    assert met >= 1  # the limits' branch was exercised, not skipped
