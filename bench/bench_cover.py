@@ -394,7 +394,7 @@ def pq_charge_table(cases=None) -> str:
 #: and limits from the two orders' block game (numerics.cover_prices.block_prices, jump_limits; about 3 CPU min).
 #: About 60 CPU min at h 4e-4 (951 corner pairs, blocks of 100; the block game 0.04 CPU s per pair and step) plus the
 #: slack profiles (about 25 CPU min cold).
-GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200), 4.0729, 1e-9)}
+GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200), 4.0729, 1e-9, 3e-7, 0.85)}
 
 
 def _chi(key, m: int, sigma: float) -> float:
@@ -406,21 +406,28 @@ def _chi(key, m: int, sigma: float) -> float:
 
 
 def excess_partition(g: float, sigma: float, m: int, start: int, target: float, k: float, *, rates, costs,
-                     log_beta_max: float, n_beta: int, slacks: dict | None = None, limits=None):
+                     log_beta_max: float, n_beta: int, slacks: dict | None = None, limits=None, screen=None,
+                     screen_target: float = math.inf, screen_chi: float = 0.0):
     """A partition of the angle torus into squares (units 2π/m), from sides ``start``, split (with mirror images) until
     every cell and every corner has charge + k (chi/chi_PQ - 1) <= ``target`` or side 1 (§7r step 5: where the member
     is far below PQ its corner may carry a larger charge and still not be played), and (§7s) no cell's weight on a
     charge pair exceeds its ``limits`` entry (the LP is asked for them; a cell whose LP cannot meet them is split).
-    Any partition is a cover (§7j), so this only steers tightness and cost. Returns (partition, cell weights, corner
-    weights)."""
+    ``screen`` (§7t): once the model is satisfied, every corner with chi/chi_PQ >= ``screen_chi`` and charge >
+    ``screen_target`` is measured — ``screen({corner: weights})`` returns what each corner pair adds to the game
+    alone — and the cells at a corner that adds more than ``screen_target`` are split; repeated until none does
+    (a corner is measured again only when its weights change). Any partition is a cover (§7j), so this only steers
+    tightness and cost. Returns (partition, cell weights, corner weights)."""
     chi_pq = math.exp(4.0 / sigma ** 2) - 1.0
     part = {(i * start, j * start, start) for i in range(m // start) for j in range(m // start)}
-    weights = {}
+    weights, screened = {}, {}
     while True:
         ag.fill_cell_weights(weights, part, m, g, sigma, rates=rates, costs=costs, log_beta_max=log_beta_max,
                              n_beta=n_beta, slacks=slacks, limits=limits)
         corner_w = ag.partition_corner_weights(part, m, weights)
         bad = {c for c, w in corner_w.items() if float(costs @ np.atleast_1d(w)) + k * (_chi(c, m, sigma) / chi_pq - 1.0) > target}
+        if not bad and screen is not None:
+            bad = _screened_bad(corner_w, screened, screen, costs, screen_target,
+                                {c for c in corner_w if _chi(c, m, sigma) / chi_pq >= screen_chi})
         split = {cell for cell in part if cell[2] > 1 and (
             float(costs @ np.atleast_1d(weights[cell])) + k * (max(_chi(c, m, sigma) for c in ag._cell_corners(cell, m))
                                                               / chi_pq - 1.0) > target
@@ -430,6 +437,18 @@ def excess_partition(g: float, sigma: float, m: int, start: int, target: float, 
         if not split:
             return part, weights, corner_w
         part = (part - split) | {child for cell in split for child in ag._split(cell)}
+
+
+def _screened_bad(corner_w: dict, screened: dict, screen, costs, target: float, strong: set) -> set:
+    """Corners among ``strong`` whose charge exceeds ``target`` and whose measured addition (``screen``, cached in
+    ``screened`` by corner and weights) exceeds it: the corners :func:`excess_partition` splits at (§7t)."""
+    key = {c: (c, tuple(np.round(np.atleast_1d(corner_w[c]), 15))) for c in strong
+           if float(costs @ np.atleast_1d(corner_w[c])) > target}
+    new = {c: corner_w[c] for c, kk in key.items() if kk not in screened}
+    if new:
+        for c, added in screen(new).items():
+            screened[key[c]] = added
+    return {c for c, kk in key.items() if screened[kk] > target}
 
 
 def run_graded_case(name: str, log=print, fft_workers: int = 1, slacks: dict | None = None) -> dict:
@@ -442,7 +461,7 @@ def run_graded_case(name: str, log=print, fft_workers: int = 1, slacks: dict | N
 
     from numerics import block_game as bg
     from numerics import cover_prices as cp
-    g, sigma, steps, delta, h, m, start, target, k, block, (lbm, nb), eps_p, tol = GRADED[name]
+    g, sigma, steps, delta, h, m, start, target, k, block, (lbm, nb), eps_p, tol, s_target, s_chi = GRADED[name]
     rates = tuple(x * g for x in RATE_MULTIPLES) + (1.0,)
     c0 = time.process_time()
     orders = ag.order_grids(g, sigma, h, 1e-14 / steps)
@@ -452,16 +471,32 @@ def run_graded_case(name: str, log=print, fft_workers: int = 1, slacks: dict | N
                                 weights=(1e-4,) * len(RATE_MULTIPLES) + (1e-8,))
         limits = cp.jump_limits(orders["upper"], charges, steps=steps, block=block, h=h, eps=eps_p, tol=tol)
     log(f"{name}: prices {costs}, limits {limits}")
-    part, _, corner_w = excess_partition(g, sigma, m, start, target, k, rates=rates, costs=costs, log_beta_max=lbm,
-                                         n_beta=nb, slacks=slacks, limits=limits)
     grids = {(m // 2, 0): orders["upper"]["PQ"], (0, m // 2): orders["upper"]["QP"]}
-    menu = ag.corner_menu(corner_w, m, g, sigma, h, (600, 600), charges, ag._eta(g, sigma, lbm),
-                          ag.full_batch_grid(sigma, h, 1e-14), grids)
+
+    def menu_of(cw):
+        return ag.corner_menu(cw, m, g, sigma, h, (600, 600), charges, ag._eta(g, sigma, lbm),
+                              ag.full_batch_grid(sigma, h, 1e-14), grids)
+
+    base = {**orders["upper"], "null": cp.NULL_PAIR}
+    with scipy.fft.set_workers(fft_workers):
+        d0 = cp._block_delta(base, steps, block, h, eps_p)
+
+    def screen(cw):
+        with scipy.fft.set_workers(fft_workers):
+            added = {c: cp.added_delta(base, pair, steps=steps, block=block, h=h, eps=eps_p, base_delta=d0)
+                     for c, pair in menu_of(cw).items()}
+        log(f"{name}: screened {len(added)} corners, {sum(a > s_target for a in added.values())} above {s_target}")
+        return added
+
+    part, _, corner_w = excess_partition(g, sigma, m, start, target, k, rates=rates, costs=costs, log_beta_max=lbm,
+                                         n_beta=nb, slacks=slacks, limits=limits, screen=screen,
+                                         screen_target=s_target, screen_chi=s_chi)
+    menu = menu_of(corner_w)
     build = time.process_time() - c0
     log(f"{name}: {len(part)} cells, {len(menu)} corner pairs, {build:.0f} CPU s")
     eps = np.arange(math.floor(3.8 / h), math.ceil(4.15 / h) + 1) * h
     out = {"case": name, "h": h, "cells": len(part), "menu": len(menu), "build_cpu": build, "reads": eps,
-           "charge_pq": float(costs @ corner_w[(m // 2, 0)]), "prices": costs, "limits": limits}
+           "charge_pq": float(costs @ corner_w[(m // 2, 0)]), "prices": costs, "limits": limits, "corner_w": corner_w}
     for label, mn in [("{S}", {"S": orders["S"]}), ("two orders", dict(orders["upper"])), ("cover", menu)]:
         c0 = time.process_time()
         with scipy.fft.set_workers(fft_workers):
