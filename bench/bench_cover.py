@@ -390,10 +390,11 @@ def pq_charge_table(cases=None) -> str:
 #: excess over PQ (its charge + K (chi(c)/chi_PQ - 1), chi the second-order term of a member's loss; a steering model
 #: only) exceeds a target, or a cell's weight on a charge pair exceeds its jump limit. case -> (g, sigma, T, delta,
 #: lattice h, finest cells per angle m, starting side (units 2 pi/m), target, K, block, (log beta_max, n_beta), eps at
-#: which prices and limits are read, jump tolerance); rates numerics.cover_accountant.RATE_MULTIPLES x g and G, prices
+#: which prices and limits are read, jump tolerance, screen target, screen chi/chi_PQ threshold (§7t: strong charged
+#: corners measured alone in the block game)); rates numerics.cover_accountant.RATE_MULTIPLES x g and G, prices
 #: and limits from the two orders' block game (numerics.cover_prices.block_prices, jump_limits; about 3 CPU min).
-#: About 60 CPU min at h 4e-4 (951 corner pairs, blocks of 100; the block game 0.04 CPU s per pair and step) plus the
-#: slack profiles (about 25 CPU min cold).
+#: About 80 CPU min at h 4e-4 (1123 corner pairs, blocks of 100; screens of 258 corners about 16 min; the block game
+#: 0.023 CPU s per pair and step) plus the slack profiles (about 25 CPU min cold).
 GRADED = {"G1": (64 / 60000, 1.1, 10_000, 1e-5, 4e-4, 128, 8, 2e-6, 8e-5, 100, (15.0, 1200), 4.0729, 1e-9, 3e-7, 0.85)}
 
 
