@@ -14,15 +14,12 @@ from numerics import adaptive_game as ag
 
 _G, _SIGMA, _M, _RATES = 0.05, 1.5, 8, (0.0625, 0.1, 0.2, 1.0)
 _COSTS = np.array([1e-3, 6e-3, 4e-2, 2.0])
+_SLACKS: dict = {}  # the cells' slack profiles, shared by the tests (they depend on the setting only)
 
 
 def _partition(screen=None, screen_chi=0.0):
-    slacks = _partition.slacks
     return excess_partition(_G, _SIGMA, _M, 2, math.inf, 0.0, rates=_RATES, costs=_COSTS, log_beta_max=12.0,
-                            n_beta=60, slacks=slacks, screen=screen, screen_target=0.0, screen_chi=screen_chi)
-
-
-_partition.slacks = {}
+                            n_beta=60, slacks=_SLACKS, screen=screen, screen_target=0.0, screen_chi=screen_chi)
 
 
 def test_flagged_corners_are_refined_to_side_one_and_measured_once_per_weights():
